@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// Runs every suite (typecheck, lint, unit/integration tests, browser tests) and ends with one line
+// `N passed, N failed` that sums them all. Exit code is non-zero when anything failed.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { tmpdir } from 'node:os';
+
+const root = new URL('..', import.meta.url).pathname;
+const only = process.argv.slice(2); // optional suite names: typecheck lint unit e2e
+const want = (name) => only.length === 0 || only.includes(name);
+const SKIP_DIRS = new Set(['node_modules', '.next', '.git', 'e2e', 'test-results', 'playwright-report', 'bench']);
+
+function findTests(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    if (SKIP_DIRS.has(name)) continue;
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) findTests(full, out);
+    else if (/\.test\.tsx?$/.test(name)) out.push(relative(root, full));
+  }
+  return out.sort();
+}
+
+function run(cmd, args, opts = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: opts.stdio ?? 'inherit', env: { ...process.env, ...opts.env } });
+    child.on('close', (code) => resolve(code ?? 1));
+    child.on('error', (e) => { console.error(`cannot start ${cmd}: ${e.message}`); resolve(1); });
+  });
+}
+
+const results = [];
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+if (want('typecheck')) {
+  console.log('\n== typecheck (tsc --noEmit)');
+  const code = await run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
+  results.push({ suite: 'typecheck', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 });
+}
+
+if (want('lint')) {
+  console.log('\n== lint (eslint)');
+  const code = await run(bin('eslint'), ['--max-warnings', '0', '.']);
+  results.push({ suite: 'lint', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 });
+}
+
+if (want('unit')) {
+  const files = findTests(root);
+  console.log(`\n== unit and integration tests (${files.length} files)`);
+  const tmp = mkdtempSync(join(tmpdir(), 'wmap-test-'));
+  const tap = join(tmp, 'report.tap');
+  const code = await run(process.execPath, [
+    '--import', 'tsx', '--test',
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=tap', `--test-reporter-destination=${tap}`,
+    ...files,
+  ]);
+  const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
+  const count = (label) => Number(text.match(new RegExp(`^# ${label} (\\d+)$`, 'm'))?.[1] ?? 0);
+  let passed = count('pass');
+  let failed = count('fail') + count('cancelled');
+  if (files.length === 0 || (passed === 0 && failed === 0)) failed += 1; // running no test is a failure
+  if (code !== 0 && failed === 0) failed = 1;
+  rmSync(tmp, { recursive: true, force: true });
+  results.push({ suite: 'unit', passed, failed });
+}
+
+if (want('e2e') && existsSync(join(root, 'e2e')) && readdirSync(join(root, 'e2e')).some((f) => f.endsWith('.spec.ts'))) {
+  console.log('\n== browser tests (playwright, Debian chromium)');
+  const tmp = mkdtempSync(join(tmpdir(), 'wmap-pw-'));
+  const json = join(tmp, 'pw.json');
+  const code = await run(bin('playwright'), ['test', '--reporter=list,json'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: json } });
+  let passed = 0;
+  let failed = 0;
+  if (existsSync(json)) {
+    const s = JSON.parse(readFileSync(json, 'utf8')).stats ?? {};
+    passed = (s.expected ?? 0) + (s.flaky ?? 0);
+    failed = s.unexpected ?? 0;
+  }
+  if (code !== 0 && failed === 0) failed = 1;
+  rmSync(tmp, { recursive: true, force: true });
+  results.push({ suite: 'e2e', passed, failed });
+}
+
+console.log('\n== summary');
+for (const r of results) console.log(`${r.suite.padEnd(10)} ${r.passed} passed, ${r.failed} failed`);
+const passed = results.reduce((a, r) => a + r.passed, 0);
+const failed = results.reduce((a, r) => a + r.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && results.length > 0 ? 0 : 1);

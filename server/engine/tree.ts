@@ -99,6 +99,21 @@ export interface TreePod {
   restarts: number;
 }
 
+/**
+ * A role as people read it: one per instance of a pod-bearing component with instances
+ * (JobSet `leader`, `worker`), or one per pod-bearing component otherwise (`head`, `predictor`).
+ */
+export interface TreeRole {
+  name: string;
+  component: string;
+  instance: string;
+  /** Pods the definition asks for (the instance's replicas), `null` when the definition has no scale. */
+  desiredPods: number | null;
+  livePods: number;
+  readyPods: number;
+  gpusPerPod: GpuAmounts;
+}
+
 export interface GangSubGroup {
   name: string;
   minMember: number;
@@ -131,6 +146,7 @@ export interface WorkloadTree {
   definition: DefinitionRef;
   status: TreeStatus;
   components: TreeComponent[];
+  roles: TreeRole[];
   pods: TreePod[];
   unmatchedPods: TreePod[];
   gpus: { desired: GpuTotal; requested: GpuTotal; allocated: GpuTotal };

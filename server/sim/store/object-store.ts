@@ -38,6 +38,29 @@ export interface KubeObject {
 export interface WatchEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   object: KubeObject;
+  /**
+   * The state before this change (MODIFIED and DELETED). The API server needs it to turn a label change
+   * into ADDED/DELETED for selector-filtered watches, as the real watch cache does.
+   */
+  previous?: KubeObject;
+}
+
+/** Options of a delete, as in the API's DeleteOptions. */
+export interface DeleteOptions {
+  /** Background (default): delete now, GC removes dependents. Foreground: dependents first. Orphan: keep them. */
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  preconditions?: { uid?: string; resourceVersion?: string };
+  /**
+   * Seconds before a graceful delete completes (pods on a node). 0 or absent = at once, which is what
+   * in-process callers (controllers, the simulated kubelet finishing a termination) want.
+   */
+  gracePeriodSeconds?: number;
+}
+
+export interface DeleteResult {
+  /** The removed object (deleted) or the object now marked for deletion (finalizers, foreground, grace). */
+  object: KubeObject;
+  deleted: boolean;
 }
 
 export interface ListOptions {
@@ -50,7 +73,7 @@ export interface ListOptions {
 /** A failed store operation, carrying the HTTP status the API server answers with. */
 export class StoreError extends Error {
   readonly status: number;
-  readonly reason: 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'BadRequest';
+  readonly reason: 'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'BadRequest' | 'Forbidden' | 'Expired';
   constructor(status: number, reason: StoreError['reason'], message: string) {
     super(message);
     this.status = status;
@@ -58,6 +81,11 @@ export class StoreError extends Error {
   }
 }
 
+/**
+ * Objects returned by the store (get, list, events) are the stored objects themselves, deeply frozen:
+ * reads are free, and a caller that mutates one gets a TypeError instead of corrupting the store.
+ * Copy before editing (`structuredClone(obj)`), then pass the copy to update/updateStatus.
+ */
 export interface ObjectStore {
   /** Stores a new object: assigns uid, resourceVersion, creationTimestamp, generation (and a name from generateName). */
   create(obj: KubeObject): KubeObject;
@@ -71,7 +99,7 @@ export interface ObjectStore {
   /** Replaces only `.status` of the stored object. */
   updateStatus(obj: KubeObject): KubeObject;
   /** Deletes an object; dependents (by ownerReferences uid) are garbage-collected in the background. */
-  delete(apiVersion: string, kind: string, namespace: string | undefined, name: string): void;
+  delete(apiVersion: string, kind: string, namespace: string | undefined, name: string, options?: DeleteOptions): DeleteResult;
   /** Every change of every kind, in resourceVersion order. Returns an unsubscribe function. */
   subscribe(handler: (event: WatchEvent) => void): () => void;
   /** The current global resourceVersion. */

@@ -1,0 +1,77 @@
+/** Small pure helpers over plain JSON objects, shared by the store and the API layer. */
+
+import type { KubeObject } from './object-store.ts';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Structural equality of JSON values (key order ignored, as in the encoded comparison the real store does). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let count = 0;
+  for (const k in ao) {
+    if (ao[k] === undefined) continue;
+    count++;
+    if (!deepEqual(ao[k], bo[k])) return false;
+  }
+  for (const k in bo) if (bo[k] !== undefined) count--;
+  return count === 0;
+}
+
+/** Freezes a JSON value in place, recursively; returns it. */
+export function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
+  }
+  return v;
+}
+
+/** A mutable deep copy (also of frozen objects). JSON round-trip semantics: undefined members vanish. */
+export function clone<T>(v: T): T {
+  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+}
+
+/** The API group of an apiVersion (`apps/v1` → `apps`, `v1` → ``). */
+export function groupOf(apiVersion: string): string {
+  const i = apiVersion.indexOf('/');
+  return i < 0 ? '' : apiVersion.slice(0, i);
+}
+
+export function versionOf(apiVersion: string): string {
+  const i = apiVersion.indexOf('/');
+  return i < 0 ? apiVersion : apiVersion.slice(i + 1);
+}
+
+/** The storage key of a kind: group + kind (the version is not part of it, see MemoryStore). */
+export function groupKind(apiVersion: string, kind: string): string {
+  return `${groupOf(apiVersion)}/${kind}`;
+}
+
+/** RFC 3339 with seconds precision and `Z`, as the API server writes timestamps. */
+export function rfc3339(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Everything outside metadata (and optionally status), for generation bookkeeping. */
+export function specPart(obj: KubeObject, withStatus: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in obj) {
+    if (k === 'metadata' || k === 'apiVersion' || k === 'kind') continue;
+    if (k === 'status' && !withStatus) continue;
+    out[k] = obj[k];
+  }
+  return out;
+}

@@ -1,0 +1,938 @@
+import type { Node, NodeOf, ObjectEntry, Pattern } from './ast.ts';
+import { lookupBuiltin } from './builtins.ts';
+import { fail, JqError, JqRuntimeError, typeErrorPreview } from './errors.ts';
+import { formatValue, hasFormat } from './formats.ts';
+import { BINARY, indexField, indexNumber, indexPlainField, indexValue, iterError, negate, slice } from './ops.ts';
+import type { Path, PathKey } from './path-ops.ts';
+import {
+  arithmeticUpdateGen,
+  assignGen,
+  BreakSignal,
+  fromGen,
+  fromOne,
+  invalidPath,
+  modifyGen,
+  push,
+  rt,
+  tick,
+  walkEnv,
+} from './runtime.ts';
+import type { Compiled, Emit, Env, Gen, One, PathEmit, PathGen } from './types.ts';
+import type { JqObject, JqValue } from './values.ts';
+import { getKey, isObject, objectKeys, setKey, toString, truthy } from './values.ts';
+
+// ---- compile-time scope ------------------------------------------------------------------------------------
+
+interface FuncInfo {
+  name: string;
+  params: string[];
+  compiled: Compiled | null;
+}
+
+type Entry =
+  | { kind: 'var'; name: string }
+  | { kind: 'param'; name: string }
+  | { kind: 'func'; name: string; arity: number; info: FuncInfo }
+  | { kind: 'label'; name: string };
+
+export interface Scope {
+  e: Entry;
+  up: Scope | null;
+}
+
+function extend(scope: Scope | null, e: Entry): Scope {
+  return { e, up: scope };
+}
+
+function compileError(message: string, pos: number): never {
+  throw new JqError('compile', message, pos);
+}
+
+// ---- helpers -----------------------------------------------------------------------------------------------
+
+const PROTO_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+function fieldFn(name: string): (v: JqValue) => JqValue {
+  return PROTO_NAMES.has(name) ? (v) => indexField(v, name) : (v) => indexPlainField(v, name);
+}
+
+function iterate(v: JqValue, emit: Emit): void {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) emit(v[i]);
+  } else if (v !== null && typeof v === 'object') {
+    const keys = objectKeys(v);
+    for (let i = 0; i < keys.length; i++) emit(v[keys[i]]);
+  } else {
+    iterError(v);
+  }
+}
+
+function iteratePath(v: JqValue, p: Path, emit: PathEmit): void {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) emit(v[i], [...p, i]);
+  } else if (v !== null && typeof v === 'object') {
+    for (const k of objectKeys(v)) emit(v[k], [...p, k]);
+  } else if (v === null) {
+    // jq: iterating null in path mode designates nothing
+  } else {
+    iterError(v);
+  }
+}
+
+/** Runs `body` with `emit`, telling errors raised by the body apart from errors raised downstream of it. */
+function guarded(body: Gen, x: JqValue, env: Env | null, emit: Emit, onError: (e: JqRuntimeError) => void): void {
+  let downstream = false;
+  try {
+    body(x, env, (v) => {
+      try {
+        emit(v);
+      } catch (e) {
+        downstream = true;
+        throw e;
+      }
+    });
+  } catch (e) {
+    if (downstream || !(e instanceof JqRuntimeError)) throw e;
+    onError(e);
+  }
+}
+
+function guardedPath(body: PathGen, x: JqValue, p: Path, env: Env | null, emit: PathEmit, onError: (e: JqRuntimeError) => void): void {
+  let downstream = false;
+  try {
+    body(x, p, env, (v, q) => {
+      try {
+        emit(v, q);
+      } catch (e) {
+        downstream = true;
+        throw e;
+      }
+    });
+  } catch (e) {
+    if (downstream || !(e instanceof JqRuntimeError)) throw e;
+    onError(e);
+  }
+}
+
+/** Variables a pattern binds, in binding order (the order frames are pushed). */
+export function patternVars(p: Pattern, out: string[] = []): string[] {
+  if (p.t === 'pvar') out.push(p.name);
+  else if (p.t === 'parray') for (const it of p.items) patternVars(it, out);
+  else
+    for (const e of p.entries) {
+      if (e.keyVar !== undefined) out.push(e.keyVar);
+      if (e.value) patternVars(e.value, out);
+    }
+  return out;
+}
+
+// ---- the compiler ------------------------------------------------------------------------------------------
+
+export class Compiler {
+  compile(node: Node, scope: Scope | null): Compiled {
+    switch (node.t) {
+      case 'identity':
+        return IDENTITY;
+      case 'recurse_default':
+        return this.compileCall({ t: 'call', name: 'recurse', args: [], pos: node.pos }, scope);
+      case 'field':
+      case 'index':
+      case 'slice':
+      case 'iterate':
+        return this.compileSuffix(node, scope);
+      case 'try':
+        return this.compileTry(node, scope);
+      case 'literal': {
+        const v = node.value;
+        return fromOne(() => v);
+      }
+      case 'string':
+        return this.compileString(node, scope);
+      case 'format': {
+        const name = node.name;
+        if (!hasFormat(name)) compileError(`format not defined: @${name}`, node.pos);
+        return fromOne((x) => formatValue(name, x));
+      }
+      case 'array':
+        return this.compileArray(node, scope);
+      case 'object':
+        return this.compileObject(node, scope);
+      case 'neg': {
+        const b = this.compile(node.body, scope);
+        if (b.one) {
+          const one = b.one;
+          return fromOne((x, env) => negate(one(x, env)));
+        }
+        return fromGen((x, env, emit) => b.gen(x, env, (v) => emit(negate(v))));
+      }
+      case 'pipe':
+        return this.compilePipe(node, scope);
+      case 'comma': {
+        const l = this.compile(node.left, scope);
+        const r = this.compile(node.right, scope);
+        return fromGen(
+          (x, env, emit) => {
+            l.gen(x, env, emit);
+            r.gen(x, env, emit);
+          },
+          () => {
+            const lp = l.path();
+            const rp = r.path();
+            return (x, p, env, emit) => {
+              lp(x, p, env, emit);
+              rp(x, p, env, emit);
+            };
+          },
+        );
+      }
+      case 'binary':
+        return this.compileBinary(node, scope);
+      case 'and':
+      case 'or':
+        return this.compileLogic(node, scope);
+      case 'alt':
+        return this.compileAlt(node, scope);
+      case 'assign':
+        return this.compileAssign(node, scope);
+      case 'if':
+        return this.compileIf(node, scope);
+      case 'reduce':
+        return this.compileReduce(node, scope);
+      case 'foreach':
+        return this.compileForeach(node, scope);
+      case 'bind':
+        return this.compileBind(node, scope);
+      case 'funcdef':
+        return this.compileFuncDef(node, scope);
+      case 'call':
+        return this.compileCall(node, scope);
+      case 'var':
+        return this.compileVar(node, scope);
+      case 'label':
+        return this.compileLabel(node, scope);
+      case 'break':
+        return this.compileBreak(node, scope);
+    }
+  }
+
+  // -- paths: .a.b[0][] and friends --------------------------------------------------------------------------
+
+  private compileSuffix(node: NodeOf<'field' | 'index' | 'slice' | 'iterate'>, scope: Scope | null): Compiled {
+    // Fuse a run of constant field/index steps on top of a single-output base into one closure.
+    const steps: Array<string | number> = [];
+    let base: Node = node;
+    while (true) {
+      if (base.t === 'field') {
+        steps.push(base.name);
+        base = base.target;
+      } else if (base.t === 'index' && base.index.t === 'literal' && typeof base.index.value === 'number') {
+        steps.push(base.index.value);
+        base = base.target;
+      } else break;
+    }
+    steps.reverse();
+    if (steps.length > 0) {
+      const b = this.compile(base, scope);
+      return this.compileSteps(b, steps);
+    }
+    if (node.t === 'iterate') {
+      const t = this.compile(node.target, scope);
+      const tp = (): PathGen => {
+        const tpath = t.path();
+        return (x, p, env, emit) => tpath(x, p, env, (v, q) => iteratePath(v, q, emit));
+      };
+      if (t.one) {
+        const one = t.one;
+        return fromGen((x, env, emit) => iterate(one(x, env), emit), tp);
+      }
+      return fromGen((x, env, emit) => t.gen(x, env, (v) => iterate(v, emit)), tp);
+    }
+    if (node.t === 'index') {
+      const t = this.compile(node.target, scope);
+      const k = this.compile(node.index, scope);
+      if (t.one && k.one) {
+        const tone = t.one;
+        const kone = k.one;
+        return fromOne(
+          (x, env) => {
+            const key = kone(x, env);
+            return indexValue(tone(x, env), key);
+          },
+          () => this.indexPath(t, k),
+        );
+      }
+      return fromGen(
+        (x, env, emit) => k.gen(x, env, (key) => t.gen(x, env, (v) => emit(indexValue(v, key)))),
+        () => this.indexPath(t, k),
+      );
+    }
+    if (node.t === 'slice') {
+      const t = this.compile(node.target, scope);
+      const from = node.from ? this.compile(node.from, scope) : null;
+      const to = node.to ? this.compile(node.to, scope) : null;
+      const gen: Gen = (x, env, emit) => {
+        const withTo = (f: JqValue): void => {
+          const withTarget = (e: JqValue): void => t.gen(x, env, (v) => emit(slice(v, f, e)));
+          if (to) to.gen(x, env, withTarget);
+          else withTarget(null);
+        };
+        if (from) from.gen(x, env, withTo);
+        else withTo(null);
+      };
+      return fromGen(gen, () => {
+        const tpath = t.path();
+        return (x, p, env, emit) => {
+          const withTo = (f: JqValue): void => {
+            const withTarget = (e: JqValue): void =>
+              tpath(x, p, env, (v, q) => {
+                const key: JqObject = { start: f, end: e };
+                emit(slice(v, f, e), [...q, key]);
+              });
+            if (to) to.gen(x, env, withTarget);
+            else withTarget(null);
+          };
+          if (from) from.gen(x, env, withTo);
+          else withTo(null);
+        };
+      });
+    }
+    // field without constant steps cannot happen (handled above)
+    return compileError('internal: unexpected suffix', node.pos);
+  }
+
+  private indexPath(t: Compiled, k: Compiled): PathGen {
+    const tpath = t.path();
+    return (x, p, env, emit) =>
+      k.gen(x, env, (key) =>
+        tpath(x, p, env, (v, q) => {
+          if (v === null && !(typeof key === 'string' || typeof key === 'number' || isObject(key))) invalidPath(key);
+          const pk: PathKey = typeof key === 'string' || typeof key === 'number' ? key : isObject(key) ? key : invalidPath(key);
+          emit(indexValue(v, key), [...q, pk]);
+        }),
+      );
+  }
+
+  private compileSteps(base: Compiled, steps: Array<string | number>): Compiled {
+    const fns = steps.map((s) => (typeof s === 'string' ? fieldFn(s) : (v: JqValue) => indexNumber(v, s)));
+    let chain: (v: JqValue) => JqValue;
+    if (fns.length === 1) chain = fns[0];
+    else if (fns.length === 2) {
+      const [a, b] = fns;
+      chain = (v) => b(a(v));
+    } else if (fns.length === 3) {
+      const [a, b, c] = fns;
+      chain = (v) => c(b(a(v)));
+    } else if (fns.length === 4) {
+      const [a, b, c, d] = fns;
+      chain = (v) => d(c(b(a(v))));
+    } else {
+      chain = (v) => {
+        let r = v;
+        for (let i = 0; i < fns.length; i++) r = fns[i](r);
+        return r;
+      };
+    }
+    const path = (): PathGen => {
+      const bp = base.path();
+      return (x, p, env, emit) =>
+        bp(x, p, env, (v, q) => {
+          let r = v;
+          for (let i = 0; i < fns.length; i++) r = fns[i](r);
+          emit(r, [...q, ...steps]);
+        });
+    };
+    if (base.one) {
+      const bone = base.one;
+      // `.a.b` on the input itself: no base call at all
+      if (bone === IDENTITY_ONE) return fromOne((x) => chain(x), path);
+      return fromOne((x, env) => chain(bone(x, env)), path);
+    }
+    return fromGen((x, env, emit) => base.gen(x, env, (v) => emit(chain(v))), path);
+  }
+
+  // -- try / ? -------------------------------------------------------------------------------------------------
+
+  private compileTry(node: NodeOf<'try'>, scope: Scope | null): Compiled {
+    const body = this.compile(node.body, scope);
+    const handler = node.handler ? this.compile(node.handler, scope) : null;
+    let gen: Gen;
+    if (body.one) {
+      const one = body.one;
+      gen = (x, env, emit) => {
+        let v: JqValue;
+        try {
+          v = one(x, env);
+        } catch (e) {
+          if (!(e instanceof JqRuntimeError)) throw e;
+          if (handler) handler.gen(e.value, env, emit);
+          return;
+        }
+        emit(v);
+      };
+    } else {
+      const bgen = body.gen;
+      gen = (x, env, emit) =>
+        guarded(bgen, x, env, emit, (e) => {
+          if (handler) handler.gen(e.value, env, emit);
+        });
+    }
+    return fromGen(gen, () => {
+      const bp = body.path();
+      return (x, p, env, emit) =>
+        guardedPath(bp, x, p, env, emit, (e) => {
+          if (handler) handler.gen(e.value, env, invalidPath);
+        });
+    });
+  }
+
+  // -- strings, arrays, objects --------------------------------------------------------------------------------
+
+  private compileString(node: NodeOf<'string'>, scope: Scope | null): Compiled {
+    const format = node.format ?? 'text';
+    if (!hasFormat(format)) compileError(`format not defined: @${format}`, node.pos);
+    const parts = node.parts.map((p) => (typeof p === 'string' ? p : this.compile(p, scope)));
+    const fmt = (v: JqValue): string => (format === 'text' ? toString(v) : (formatValue(format, v) as string));
+    if (parts.every((p) => typeof p === 'string' || p.one)) {
+      const ones = parts.map((p) => (typeof p === 'string' ? p : p.one!));
+      return fromOne((x, env) => {
+        let s = '';
+        for (const p of ones) s += typeof p === 'string' ? p : fmt(p(x, env));
+        return s;
+      });
+    }
+    // jq builds interpolations with `+`, whose right operand is the outer loop: the last part varies slowest.
+    return fromGen((x, env, emit) => {
+      const rec = (i: number, suffix: string): void => {
+        if (i < 0) {
+          emit(suffix);
+          return;
+        }
+        const p = parts[i];
+        if (typeof p === 'string') rec(i - 1, p + suffix);
+        else p.gen(x, env, (v) => rec(i - 1, fmt(v) + suffix));
+      };
+      rec(parts.length - 1, '');
+    });
+  }
+
+  private compileArray(node: NodeOf<'array'>, scope: Scope | null): Compiled {
+    if (!node.body) return fromOne(() => []);
+    const body = this.compile(node.body, scope);
+    if (body.one) {
+      const one = body.one;
+      return fromOne((x, env) => [one(x, env)]);
+    }
+    const bgen = body.gen;
+    return fromOne((x, env) => {
+      const out: JqValue[] = [];
+      bgen(x, env, (v) => {
+        out.push(v);
+      });
+      return out;
+    });
+  }
+
+  private compileObject(node: NodeOf<'object'>, scope: Scope | null): Compiled {
+    type E = { key: string | Compiled; value: Compiled };
+    const entries: E[] = node.entries.map((en: ObjectEntry) => {
+      let value: Compiled;
+      if (en.value) value = this.compile(en.value, scope);
+      else if (en.varName !== undefined) value = this.compileVar({ t: 'var', name: en.varName, pos: node.pos }, scope);
+      else if (typeof en.key === 'string') value = this.compile({ t: 'field', target: { t: 'identity', pos: node.pos }, name: en.key, pos: node.pos }, scope);
+      else value = this.compile({ t: 'index', target: { t: 'identity', pos: node.pos }, index: en.key, pos: node.pos }, scope);
+      const key = typeof en.key === 'string' ? en.key : this.compile(en.key, scope);
+      return { key, value };
+    });
+    const checkKey = (k: JqValue): string => (typeof k === 'string' ? k : fail(`expected a string for object key but got: ${typeErrorPreview(k)}`));
+    if (entries.every((e) => (typeof e.key === 'string' || e.key.one) && e.value.one)) {
+      const ks = entries.map((e) => (typeof e.key === 'string' ? e.key : e.key.one!));
+      const vs = entries.map((e) => e.value.one!);
+      return fromOne((x, env) => {
+        const o: JqObject = {};
+        for (let i = 0; i < ks.length; i++) {
+          const k = ks[i];
+          setKey(o, typeof k === 'string' ? k : checkKey(k(x, env)), vs[i](x, env));
+        }
+        return o;
+      });
+    }
+    // Cartesian product, first entry outermost (jq order).
+    return fromGen((x, env, emit) => {
+      const keys = new Array<string>(entries.length);
+      const vals = new Array<JqValue>(entries.length);
+      const rec = (i: number): void => {
+        if (i === entries.length) {
+          const o: JqObject = {};
+          for (let j = 0; j < keys.length; j++) setKey(o, keys[j], vals[j]);
+          emit(o);
+          return;
+        }
+        const e = entries[i];
+        const withKey = (k: string): void => {
+          keys[i] = k;
+          e.value.gen(x, env, (v) => {
+            vals[i] = v;
+            rec(i + 1);
+          });
+        };
+        if (typeof e.key === 'string') withKey(e.key);
+        else e.key.gen(x, env, (k) => withKey(checkKey(k)));
+      };
+      rec(0);
+    });
+  }
+
+  // -- pipes and operators -------------------------------------------------------------------------------------
+
+  private compilePipe(node: NodeOf<'pipe'>, scope: Scope | null): Compiled {
+    const l = this.compile(node.left, scope);
+    const r = this.compile(node.right, scope);
+    const path = (): PathGen => {
+      const lp = l.path();
+      const rp = r.path();
+      return (x, p, env, emit) => lp(x, p, env, (v, q) => rp(v, q, env, emit));
+    };
+    if (l.one && r.one) {
+      const lo = l.one;
+      const ro = r.one;
+      return fromOne((x, env) => ro(lo(x, env), env), path);
+    }
+    if (l.one) {
+      const lo = l.one;
+      const rg = r.gen;
+      return fromGen((x, env, emit) => rg(lo(x, env), env, emit), path);
+    }
+    const lg = l.gen;
+    if (r.one) {
+      const ro = r.one;
+      return fromGen((x, env, emit) => lg(x, env, (v) => emit(ro(v, env))), path);
+    }
+    const rg = r.gen;
+    return fromGen((x, env, emit) => lg(x, env, (v) => rg(v, env, emit)), path);
+  }
+
+  private compileBinary(node: NodeOf<'binary'>, scope: Scope | null): Compiled {
+    const op = BINARY[node.op];
+    const l = this.compile(node.left, scope);
+    const r = this.compile(node.right, scope);
+    if (l.one && r.one) {
+      const lo = l.one;
+      const ro = r.one;
+      // Evaluate right first: with generators the right operand is the outer loop, and errors follow that order.
+      return fromOne((x, env) => {
+        const b = ro(x, env);
+        return op(lo(x, env), b);
+      });
+    }
+    return fromGen((x, env, emit) => r.gen(x, env, (b) => l.gen(x, env, (a) => emit(op(a, b)))));
+  }
+
+  private compileLogic(node: NodeOf<'and' | 'or'>, scope: Scope | null): Compiled {
+    const l = this.compile(node.left, scope);
+    const r = this.compile(node.right, scope);
+    const isAnd = node.t === 'and';
+    if (l.one && r.one) {
+      const lo = l.one;
+      const ro = r.one;
+      return isAnd
+        ? fromOne((x, env) => truthy(lo(x, env)) && truthy(ro(x, env)))
+        : fromOne((x, env) => truthy(lo(x, env)) || truthy(ro(x, env)));
+    }
+    return fromGen((x, env, emit) =>
+      l.gen(x, env, (a) => {
+        if (isAnd ? !truthy(a) : truthy(a)) emit(!isAnd);
+        else r.gen(x, env, (b) => emit(truthy(b)));
+      }),
+    );
+  }
+
+  private compileAlt(node: NodeOf<'alt'>, scope: Scope | null): Compiled {
+    const l = this.compile(node.left, scope);
+    const r = this.compile(node.right, scope);
+    const path = (): PathGen => {
+      const lp = l.path();
+      const rp = r.path();
+      return (x, p, env, emit) => {
+        let any = false;
+        lp(x, p, env, (v, q) => {
+          if (truthy(v)) {
+            any = true;
+            emit(v, q);
+          }
+        });
+        if (!any) rp(x, p, env, emit);
+      };
+    };
+    // gojq: errors raised by the left side are not swallowed (jq 1.7 would swallow them).
+    if (l.one && r.one) {
+      const lo = l.one;
+      const ro = r.one;
+      return fromOne((x, env) => {
+        const v = lo(x, env);
+        return v !== null && v !== false ? v : ro(x, env);
+      }, path);
+    }
+    return fromGen((x, env, emit) => {
+      let any = false;
+      l.gen(x, env, (v) => {
+        if (v !== null && v !== false) {
+          any = true;
+          emit(v);
+        }
+      });
+      if (!any) r.gen(x, env, emit);
+    }, path);
+  }
+
+  private compileAssign(node: NodeOf<'assign'>, scope: Scope | null): Compiled {
+    const l = this.compile(node.left, scope);
+    const r = this.compile(node.right, scope);
+    switch (node.op) {
+      case '=':
+        return fromGen(assignGen(l, r));
+      case '|=':
+        return fromGen(modifyGen(l, r));
+      case '//=':
+        return fromGen(arithmeticUpdateGen(l, r, (a, b) => (truthy(a) ? a : b)));
+      default:
+        return fromGen(arithmeticUpdateGen(l, r, BINARY[node.op.slice(0, 1)]));
+    }
+  }
+
+  private compileIf(node: NodeOf<'if'>, scope: Scope | null): Compiled {
+    const c = this.compile(node.cond, scope);
+    const t = this.compile(node.then, scope);
+    const e = node.else ? this.compile(node.else, scope) : IDENTITY;
+    const path = (): PathGen => {
+      const tp = t.path();
+      const ep = e.path();
+      return (x, p, env, emit) => c.gen(x, env, (v) => (truthy(v) ? tp : ep)(x, p, env, emit));
+    };
+    if (c.one && t.one && e.one) {
+      const co = c.one;
+      const to = t.one;
+      const eo = e.one;
+      return fromOne((x, env) => (truthy(co(x, env)) ? to(x, env) : eo(x, env)), path);
+    }
+    if (c.one) {
+      const co = c.one;
+      return fromGen((x, env, emit) => (truthy(co(x, env)) ? t : e).gen(x, env, emit), path);
+    }
+    return fromGen((x, env, emit) => c.gen(x, env, (v) => (truthy(v) ? t : e).gen(x, env, emit)), path);
+  }
+
+  // -- variables and bindings ----------------------------------------------------------------------------------
+
+  /** Compiles a pattern into a binder that pushes one frame per variable (in patternVars order). */
+  private compilePattern(p: Pattern, scope: Scope | null): (v: JqValue, env: Env | null, k: (env: Env | null) => void) => void {
+    if (p.t === 'pvar') return (v, env, k) => k(push(env, v));
+    if (p.t === 'parray') {
+      const items = p.items.map((it) => this.compilePattern(it, scope));
+      return (v, env, k) => {
+        if (v !== null && !Array.isArray(v)) fail(`expected an array but got: ${typeErrorPreview(v)}`);
+        const rec = (i: number, e: Env | null): void => {
+          if (i === items.length) k(e);
+          else items[i](indexNumber(v, i), e, (e2) => rec(i + 1, e2));
+        };
+        rec(0, env);
+      };
+    }
+    // Key expressions see the variables bound so far, hence the running scope.
+    let running = scope;
+    const entries = p.entries.map((en) => {
+      const key = this.compile(en.key, running);
+      if (en.keyVar !== undefined) running = extend(running, { kind: 'var', name: en.keyVar });
+      const value = en.value ? this.compilePattern(en.value, running) : null;
+      if (en.value) for (const name of patternVars(en.value)) running = extend(running, { kind: 'var', name });
+      return { key, keyVar: en.keyVar, value };
+    });
+    return (v, env, k) => {
+      if (v !== null && !isObject(v)) fail(`expected an object but got: ${typeErrorPreview(v)}`);
+      const rec = (i: number, e: Env | null): void => {
+        if (i === entries.length) {
+          k(e);
+          return;
+        }
+        const en = entries[i];
+        en.key.gen(v, e, (kv) => {
+          if (typeof kv !== 'string') fail(`expected a string for object key but got: ${typeErrorPreview(kv)}`);
+          const val = v === null ? null : getKey(v, kv);
+          const e1 = en.keyVar !== undefined ? push(e, val) : e;
+          if (en.value) en.value(val, e1, (e2) => rec(i + 1, e2));
+          else rec(i + 1, e1);
+        });
+      };
+      rec(0, env);
+    };
+  }
+
+  private scopeWithPattern(scope: Scope | null, p: Pattern): Scope | null {
+    let s = scope;
+    for (const name of patternVars(p)) s = extend(s, { kind: 'var', name });
+    return s;
+  }
+
+  private compileBind(node: NodeOf<'bind'>, scope: Scope | null): Compiled {
+    const src = this.compile(node.source, scope);
+    const bodyScope = this.scopeWithPattern(scope, node.pattern);
+    const body = this.compile(node.body, bodyScope);
+    const path = (): PathGen => {
+      const bp = body.path();
+      const bind = this.compilePattern(node.pattern, scope);
+      return (x, p, env, emit) => src.gen(x, env, (v) => bind(v, env, (e) => bp(x, p, e, emit)));
+    };
+    if (node.pattern.t === 'pvar') {
+      if (src.one && body.one) {
+        const so = src.one;
+        const bo = body.one;
+        return fromOne((x, env) => bo(x, push(env, so(x, env))), path);
+      }
+      if (src.one) {
+        const so = src.one;
+        return fromGen((x, env, emit) => body.gen(x, push(env, so(x, env)), emit), path);
+      }
+      return fromGen((x, env, emit) => src.gen(x, env, (v) => body.gen(x, push(env, v), emit)), path);
+    }
+    const bind = this.compilePattern(node.pattern, scope);
+    return fromGen((x, env, emit) => src.gen(x, env, (v) => bind(v, env, (e) => body.gen(x, e, emit))), path);
+  }
+
+  private compileReduce(node: NodeOf<'reduce'>, scope: Scope | null): Compiled {
+    const src = this.compile(node.source, scope);
+    const init = this.compile(node.init, scope);
+    const update = this.compile(node.update, this.scopeWithPattern(scope, node.pattern));
+    const bind = this.compilePattern(node.pattern, scope);
+    const run = (x: JqValue, env: Env | null, start: JqValue): JqValue => {
+      let acc = start;
+      src.gen(x, env, (v) =>
+        bind(v, env, (e) => {
+          tick();
+          // the state becomes the last output of the update, or null when it has none
+          let last: JqValue = null;
+          if (update.one) last = update.one(acc, e);
+          else update.gen(acc, e, (u) => {
+            last = u;
+          });
+          acc = last;
+        }),
+      );
+      return acc;
+    };
+    const path = (): PathGen => {
+      const ip = init.path();
+      const up = update.path();
+      return (x, p, env, emit) =>
+        ip(x, p, env, (v0, p0) => {
+          let acc = v0;
+          let accPath = p0;
+          src.gen(x, env, (v) =>
+            bind(v, env, (e) => {
+              tick();
+              let lv: JqValue = null;
+              let lp: Path | null = null;
+              up(acc, accPath, e, (u, q) => {
+                lv = u;
+                lp = q;
+              });
+              if (lp === null) invalidPath(null);
+              acc = lv;
+              accPath = lp;
+            }),
+          );
+          emit(acc, accPath);
+        });
+    };
+    if (init.one) {
+      const io = init.one;
+      return fromOne((x, env) => run(x, env, io(x, env)), path);
+    }
+    return fromGen((x, env, emit) => init.gen(x, env, (s) => emit(run(x, env, s))), path);
+  }
+
+  private compileForeach(node: NodeOf<'foreach'>, scope: Scope | null): Compiled {
+    const src = this.compile(node.source, scope);
+    const init = this.compile(node.init, scope);
+    const inner = this.scopeWithPattern(scope, node.pattern);
+    const update = this.compile(node.update, inner);
+    const extract = node.extract ? this.compile(node.extract, inner) : null;
+    const bind = this.compilePattern(node.pattern, scope);
+    return fromGen(
+      (x, env, emit) =>
+        init.gen(x, env, (start) => {
+          let acc = start;
+          src.gen(x, env, (v) =>
+            bind(v, env, (e) => {
+              tick();
+              update.gen(acc, e, (u) => {
+                acc = u;
+                if (extract) extract.gen(u, e, emit);
+                else emit(u);
+              });
+            }),
+          );
+        }),
+      () => {
+        const ip = init.path();
+        const up = update.path();
+        const xp = extract ? extract.path() : null;
+        return (x, p, env, emit) =>
+          ip(x, p, env, (v0, p0) => {
+            let acc = v0;
+            let accPath = p0;
+            src.gen(x, env, (v) =>
+              bind(v, env, (e) => {
+                tick();
+                up(acc, accPath, e, (u, q) => {
+                  acc = u;
+                  accPath = q;
+                  if (xp) xp(u, q, e, emit);
+                  else emit(u, q);
+                });
+              }),
+            );
+          });
+      },
+    );
+  }
+
+  private compileVar(node: NodeOf<'var'>, scope: Scope | null): Compiled {
+    let depth = 0;
+    for (let s = scope; s; s = s.up, depth++) {
+      if (s.e.kind === 'var' && s.e.name === node.name) {
+        const d = depth;
+        if (d === 0) return fromOne((_x, env) => env!.v);
+        if (d === 1) return fromOne((_x, env) => env!.up!.v);
+        return fromOne((_x, env) => walkEnv(env, d).v);
+      }
+    }
+    if (node.name === 'ENV') return fromOne(() => ({}));
+    const name = node.name;
+    // Variables given to run() are not known when compiling (programs are cached by source text).
+    return fromOne(() => {
+      const v = rt.vars[name];
+      if (v === undefined) return fail(`variable not defined: $${name}`);
+      return v;
+    });
+  }
+
+  private compileLabel(node: NodeOf<'label'>, scope: Scope | null): Compiled {
+    const body = this.compile(node.body, extend(scope, { kind: 'label', name: node.name }));
+    const catchBreak = (e: unknown, token: object): void => {
+      if (!(e instanceof BreakSignal) || e.token !== token) throw e;
+    };
+    return fromGen(
+      (x, env, emit) => {
+        const token = {};
+        try {
+          body.gen(x, { v: token as JqValue, c: null, up: env }, emit);
+        } catch (e) {
+          catchBreak(e, token);
+        }
+      },
+      () => {
+        const bp = body.path();
+        return (x, p, env, emit) => {
+          const token = {};
+          try {
+            bp(x, p, { v: token as JqValue, c: null, up: env }, emit);
+          } catch (e) {
+            catchBreak(e, token);
+          }
+        };
+      },
+    );
+  }
+
+  private compileBreak(node: NodeOf<'break'>, scope: Scope | null): Compiled {
+    let depth = 0;
+    for (let s = scope; s; s = s.up, depth++) {
+      if (s.e.kind === 'label' && s.e.name === node.name) {
+        const d = depth;
+        const gen: Gen = (_x, env) => {
+          throw new BreakSignal(walkEnv(env, d).v as object);
+        };
+        return fromGen(gen, () => (_x, _p, env) => {
+          throw new BreakSignal(walkEnv(env, d).v as object);
+        });
+      }
+    }
+    return compileError(`label not defined: $${node.name}`, node.pos);
+  }
+
+  // -- functions -----------------------------------------------------------------------------------------------
+
+  private compileFuncDef(node: NodeOf<'funcdef'>, scope: Scope | null): Compiled {
+    const info: FuncInfo = { name: node.name, params: node.params, compiled: null };
+    const defScope = extend(scope, { kind: 'func', name: node.name, arity: node.params.length, info });
+    let bodyScope: Scope = defScope;
+    for (const p of node.params) bodyScope = extend(bodyScope, { kind: 'param', name: p });
+    info.compiled = this.compile(node.body, bodyScope);
+    const rest = this.compile(node.rest, defScope);
+    const frame = (env: Env | null): Env => ({ v: null, c: null, up: env });
+    if (rest.one) {
+      const ro = rest.one;
+      return fromOne((x, env) => ro(x, frame(env)), () => {
+        const rp = rest.path();
+        return (x, p, env, emit) => rp(x, p, frame(env), emit);
+      });
+    }
+    return fromGen(
+      (x, env, emit) => rest.gen(x, frame(env), emit),
+      () => {
+        const rp = rest.path();
+        return (x, p, env, emit) => rp(x, p, frame(env), emit);
+      },
+    );
+  }
+
+  compileCall(node: NodeOf<'call'>, scope: Scope | null): Compiled {
+    const arity = node.args.length;
+    let depth = 0;
+    for (let s = scope; s; s = s.up, depth++) {
+      const e = s.e;
+      if (e.kind === 'param' && e.name === node.name && arity === 0) {
+        const d = depth;
+        return fromGen(
+          (x, _env, emit) => {
+            const c = walkEnv(_env, d).c!;
+            c.fn.gen(x, c.env, emit);
+          },
+          () => (x, p, env, emit) => {
+            const c = walkEnv(env, d).c!;
+            c.fn.path()(x, p, c.env, emit);
+          },
+        );
+      }
+      if (e.kind === 'func' && e.name === node.name && e.arity === arity) {
+        const d = depth;
+        const info = e.info;
+        const args = node.args.map((a) => this.compile(a, scope));
+        const bodyEnv = (env: Env | null): Env => {
+          let be = walkEnv(env, d);
+          for (const a of args) be = { v: null, c: { fn: a, env }, up: be };
+          return be;
+        };
+        return fromGen(
+          (x, env, emit) => {
+            tick();
+            info.compiled!.gen(x, bodyEnv(env), emit);
+          },
+          () => (x, p, env, emit) => {
+            tick();
+            info.compiled!.path()(x, p, bodyEnv(env), emit);
+          },
+        );
+      }
+    }
+    const builtin = lookupBuiltin(node.name, arity);
+    if (!builtin) {
+      return compileError(`function not defined: ${node.name}/${arity}`, node.pos);
+    }
+    const args = node.args.map((a) => this.compile(a, scope));
+    return builtin(args);
+  }
+}
+
+const IDENTITY_ONE: One = (x) => x;
+export const IDENTITY: Compiled = fromOne(IDENTITY_ONE, () => (x, p, _env, emit) => emit(x, p));
+

@@ -5,7 +5,9 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ['@kubernetes/client-node'],
   // Keep `next dev` from writing files into the project.
   agentRules: false,
-  typescript: { tsconfigPath: 'tsconfig.json' },
+  // Type errors are the test suite's job (`npm test` runs tsc over the whole project); the build
+  // only compiles what the app imports.
+  typescript: { tsconfigPath: 'tsconfig.json', ignoreBuildErrors: true },
 };
 
 export default nextConfig;

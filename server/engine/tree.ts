@@ -107,8 +107,8 @@ export interface TreeRole {
   name: string;
   component: string;
   instance: string;
-  /** Pods the definition asks for (the instance's replicas), `null` when the definition has no scale. */
-  desiredPods: number | null;
+  /** Pods the definition asks for: the instance's replicas, 1 when the definition gives no count. */
+  desiredPods: number;
   livePods: number;
   readyPods: number;
   gpusPerPod: GpuAmounts;

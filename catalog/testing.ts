@@ -1,0 +1,47 @@
+/** Helpers for catalog tests: resolve a fixture with its catalog definition, and digest the tree. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseDocuments, pickRoot, resolveWorkload, type KubeObject, type WorkloadTree } from '../server/engine/index.ts';
+import { loadCatalogFile } from '../server/catalog/index.ts';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+export function fixtureObjects(slug: string, state: string): KubeObject[] {
+  const file = join(here, 'fixtures', slug, `${state}.yaml`);
+  const { documents, errors } = parseDocuments(readFileSync(file, 'utf8'), file);
+  if (errors.length > 0) throw new Error(errors.map((e) => e.message).join('\n'));
+  return documents.map((d) => d.value as KubeObject);
+}
+
+/** Loads catalog/<slug>.yaml and catalog/fixtures/<slug>/<state>.yaml and resolves them. */
+export function resolveFixture(slug: string, state: string): WorkloadTree {
+  const entries = loadCatalogFile(join(here, `${slug}.yaml`));
+  const entry = entries[0];
+  if (!entry?.compiled) throw new Error(`catalog/${slug}.yaml is invalid:\n${(entry?.errors ?? []).map((e) => e.message).join('\n')}`);
+  const objects = fixtureObjects(slug, state);
+  const root = pickRoot(objects, [entry.compiled]);
+  if (!root) throw new Error(`no ${entry.kind} in catalog/fixtures/${slug}/${state}.yaml`);
+  return resolveWorkload(entry.compiled, root, objects);
+}
+
+export interface TreeDigest {
+  status: string[];
+  roles: Record<string, { desired: number | null; live: number; ready: number; gpusPerPod: Record<string, number> }>;
+  pods: Record<string, string>;
+  unmatched: string[];
+  gpus: { desired: number; requested: number; allocated: number };
+  errors: string[];
+}
+
+/** A compact, assertion-friendly digest of a tree. */
+export function digest(tree: WorkloadTree): TreeDigest {
+  return {
+    status: tree.status.matched,
+    roles: Object.fromEntries(tree.roles.map((r) => [r.name, { desired: r.desiredPods, live: r.livePods, ready: r.readyPods, gpusPerPod: r.gpusPerPod }])),
+    pods: Object.fromEntries(tree.pods.map((p) => [p.name, `${p.component}/${p.instance ?? '?'}`])),
+    unmatched: tree.unmatchedPods.map((p) => p.name),
+    gpus: { desired: tree.gpus.desired.total, requested: tree.gpus.requested.total, allocated: tree.gpus.allocated.total },
+    errors: tree.errors.map((e) => `${e.code}: ${e.message} @ ${e.path}`),
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * A compiled expression bound to the definition field it came from, so that every runtime failure
+ * names that field. Compiled once per definition; evaluation is bounded in results and time.
+ */
+import { compileJq, type JqLimits, type JqProgram } from './jq/index.ts';
+import { compileCel, type CelProgram } from './cel.ts';
+import { EngineFailure, describeError } from './errors.ts';
+
+export const DEFAULT_LIMITS: Required<JqLimits> = { maxResults: 1000, timeoutMs: 200 };
+
+export interface BoundExpression {
+  readonly path: string;
+  readonly source: string;
+  readonly dialect: 'jq' | 'cel';
+  /** All outputs. Throws EngineFailure (code `expression.runtime`) naming the field and the object. */
+  run(input: unknown, subject: string): unknown[];
+  /** jq only: the paths the expression designates (for updates). */
+  paths(input: unknown, subject: string): Array<Array<string | number>>;
+}
+
+export function bindExpression(path: string, source: string, dialect: 'jq' | 'cel' = 'jq', limits: JqLimits = DEFAULT_LIMITS): BoundExpression {
+  let jq: JqProgram | null = null;
+  let cel: CelProgram | null = null;
+  try {
+    if (dialect === 'cel') cel = compileCel(source);
+    else jq = compileJq(source);
+  } catch (e) {
+    throw new EngineFailure('expression.compile', `${path}: ${dialect} expression ${JSON.stringify(source)} does not compile: ${describeError(e)}`, path);
+  }
+  const fail = (subject: string, e: unknown): never => {
+    throw new EngineFailure('expression.runtime', `${path}: ${dialect} expression ${JSON.stringify(source)} failed on ${subject}: ${describeError(e)}`, path);
+  };
+  return {
+    path,
+    source,
+    dialect,
+    run(input, subject) {
+      try {
+        if (jq) return jq.run(input, undefined, limits);
+        return [cel!.run(input)];
+      } catch (e) {
+        return fail(subject, e);
+      }
+    },
+    paths(input, subject) {
+      if (!jq) return fail(subject, new Error('paths are only available for jq expressions'));
+      try {
+        return jq.paths(input, limits);
+      } catch (e) {
+        return fail(subject, e);
+      }
+    },
+  };
+}

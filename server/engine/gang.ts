@@ -1,0 +1,205 @@
+/**
+ * Gang-scheduling preview: the PodGroup(s) KAI Scheduler would create from a definition's
+ * `gangScheduling` (reference §3.9), with KAI's naming, sizes and validation errors.
+ * The sizes follow KAI's subtree-scale rule (§3.4) so the preview tells what the scheduler will do;
+ * when that size can never be met by the pods the workload asks for (pitfall P-30), or the members
+ * of one group disagree on it (P-29), the preview says so in `errors`.
+ */
+import type { CompiledComponent, CompiledDefinition } from './definition/compile.ts';
+import { EngineFailure, engineError, type EngineError } from './errors.ts';
+import type { BoundExpression } from './expression.ts';
+import { describeObject, meta, objectName, objectNamespace, type KubeObject } from './k8s.ts';
+import type { ExtractedComponent } from './resolve/extract.ts';
+import { singleKey, type PodMatcher } from './resolve/match-pods.ts';
+import type { GangPodGroup, TopologyConstraint, WorkloadTree } from './tree.ts';
+import type { TopologyDefinition } from './definition/types.ts';
+
+const GANG = 'spec.optimizationInstructions.gangScheduling';
+
+function effectiveMin(i: { replicas: number | null; minReplicas: number | null }): number {
+  if (i.minReplicas !== null && i.minReplicas > 0) return i.minReplicas;
+  if (i.replicas !== null && i.replicas > 0) return i.replicas;
+  return 0;
+}
+
+/** KAI's CalculateSubtreeScale (reference §3.4). */
+export function subtreeScale(def: CompiledDefinition, extracted: Map<string, ExtractedComponent>, component: CompiledComponent, instanceId?: string): number {
+  if (instanceId === '') throw new EngineFailure('gang.instance', 'instance id is empty');
+  const instancesOf = (c: CompiledComponent) => extracted.get(c.name)?.instances ?? [];
+  const children = (c: CompiledComponent) => c.children.map((n) => def.byName.get(n)!).filter(Boolean);
+  const seen = new Set<string>();
+  if (!def.hasScaleDefinition) {
+    const leafCount = (c: CompiledComponent, id: string | undefined): number => {
+      if (seen.has(c.name)) return 0;
+      seen.add(c.name);
+      if (c.isLeaf) {
+        if (!c.instanceIds) return 1;
+        if (id !== undefined) {
+          if (!instancesOf(c).some((i) => i.id === id)) throw new EngineFailure('gang.instance', `instance id ${id} not found`);
+          return 1;
+        }
+        return instancesOf(c).length;
+      }
+      return children(c).reduce((s, ch) => s + leafCount(ch, undefined), 0);
+    };
+    return leafCount(component, instanceId);
+  }
+  const byDefinition = (c: CompiledComponent, id: string | undefined): number => {
+    if (seen.has(c.name)) return 0;
+    seen.add(c.name);
+    let current: number;
+    if (id !== undefined) {
+      const inst = instancesOf(c).find((i) => i.id === id);
+      if (!inst) throw new EngineFailure('gang.instance', `instance id ${id} not found`);
+      current = effectiveMin(inst);
+    } else {
+      current = instancesOf(c).reduce((s, i) => s + effectiveMin(i), 0);
+    }
+    const kids = children(c);
+    if (kids.length === 0) return current;
+    const childrenSum = kids.reduce((s, ch) => s + byDefinition(ch, undefined), 0);
+    if (childrenSum === 0) return current;
+    if (current === 0) return childrenSum;
+    return current * childrenSum;
+  };
+  return byDefinition(component, instanceId);
+}
+
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+function topologyOf(t: TopologyDefinition | undefined, path: string): TopologyConstraint | undefined {
+  if (!t) return undefined;
+  if (!t.topologyName) throw new EngineFailure('gang.topology', 'topology constraint must include topology name', `${path}.topologyName`);
+  if (!t.preferredTopologyLevel && !t.requiredTopologyLevel) throw new EngineFailure('gang.topology', 'topology constraint must include preferred or required topology level', path);
+  return {
+    topology: t.topologyName,
+    ...(t.preferredTopologyLevel ? { preferredTopologyLevel: t.preferredTopologyLevel } : {}),
+    ...(t.requiredTopologyLevel ? { requiredTopologyLevel: t.requiredTopologyLevel } : {}),
+  };
+}
+
+function isInSubtree(def: CompiledDefinition, componentName: string | null, subtreeRoot: string): boolean {
+  const guard = new Set<string>();
+  let cur = componentName;
+  while (cur && !guard.has(cur)) {
+    if (cur === subtreeRoot) return true;
+    guard.add(cur);
+    cur = def.byName.get(cur)?.parent ?? null;
+  }
+  return false;
+}
+
+/** Filters pass only on a single boolean `true`; a string is "false"; null, empty or several results are errors. */
+function filterPasses(f: BoundExpression, pod: KubeObject, subject: string): boolean {
+  const r = f.run(pod, subject);
+  if (r.length !== 1) throw new EngineFailure('expression.cardinality', `${f.path}: expected single query result, got ${r.length} on ${subject}`, f.path);
+  if (r[0] === null || r[0] === '') throw new EngineFailure('expression.empty', `${f.path}: query result is empty on ${subject}`, f.path);
+  return r[0] === true;
+}
+
+export function previewGang(
+  def: CompiledDefinition,
+  root: KubeObject,
+  tree: WorkloadTree,
+  pods: readonly KubeObject[],
+  matcher: PodMatcher,
+  extracted: Map<string, ExtractedComponent>,
+  errors: EngineError[],
+): GangPodGroup[] {
+  const gang = def.gang;
+  if (!gang) return [];
+  const uid = typeof meta(root).uid === 'string' ? meta(root).uid! : '';
+  const namespace = objectNamespace(root);
+  const desiredPods = tree.roles.reduce((s, r) => s + r.desiredPods, 0);
+  const placementByName = new Map(tree.pods.map((p) => [p.name, p]));
+
+  if (gang.podGroup) {
+    const pg = gang.podGroup;
+    const group: GangPodGroup = {
+      name: `pg-${uid}-${pg.name}`,
+      namespace,
+      minMember: null,
+      minSubGroup: null,
+      subGroups: [],
+      pods: pods.map(objectName),
+      source: 'podGroup',
+    };
+    const topo = topologyOf(pg.topology, `${GANG}.podGroup.topology`);
+    if (topo) group.topologyConstraint = topo;
+    (pg.subGroups ?? []).forEach((sg, i) => {
+      const path = `${GANG}.podGroup.subGroups[${i}]`;
+      const c = def.byName.get(sg.componentName);
+      if (!c) throw new EngineFailure('gang.subgroup', `component ${sg.componentName} not found`, `${path}.componentName`);
+      const min = subtreeScale(def, extracted, c);
+      if (min <= 0) throw new EngineFailure('gang.subgroup', `component ${sg.componentName} must expose a replica scale definition`, `${path}.componentName`);
+      const t = topologyOf(sg.topology, `${path}.topology`);
+      group.subGroups.push({
+        name: sg.componentName,
+        minMember: min,
+        ...(t ? { topologyConstraint: t } : {}),
+        podsReferences: tree.pods.filter((p) => isInSubtree(def, p.component, sg.componentName)).map((p) => p.name),
+      });
+    });
+    if (group.subGroups.length > 0) group.minSubGroup = group.subGroups.length;
+    else group.minMember = subtreeScale(def, extracted, def.root);
+    const need = group.minMember ?? group.subGroups.reduce((s, g) => s + g.minMember, 0);
+    if (need > desiredPods) {
+      errors.push(engineError('gang.unsatisfiable', `PodGroup ${group.name} would wait for ${need} pods, but the workload asks for ${desiredPods}`, `${GANG}.podGroup`));
+    }
+    return [group];
+  }
+
+  // Alpha podGroups: candidates per component, nearest level first (a stable partition).
+  const candidates = new Map<string, Array<{ groupIndex: number; member: (typeof gang.podGroups)[number]['members'][number]; level: string }>>();
+  for (const c of def.components) {
+    const list: Array<{ groupIndex: number; member: (typeof gang.podGroups)[number]['members'][number]; level: string }> = [];
+    const guard = new Set<string>();
+    let level: string | null = c.name;
+    while (level && !guard.has(level)) {
+      guard.add(level);
+      gang.podGroups.forEach((g, gi) => g.members.forEach((m) => { if (m.componentName === level) list.push({ groupIndex: gi, member: m, level: level! }); }));
+      level = def.byName.get(level)?.parent ?? null;
+    }
+    candidates.set(c.name, [...list.filter((x) => x.level === c.name), ...list.filter((x) => x.level !== c.name)]);
+  }
+  const groups = new Map<string, GangPodGroup>();
+  const sizes = new Map<string, Set<number>>();
+  for (const pod of pods) {
+    const subject = describeObject(pod);
+    const placed = placementByName.get(objectName(pod));
+    if (!placed?.component) continue;
+    const chosen = (candidates.get(placed.component) ?? []).find((cand) => cand.member.filters.length === 0 || cand.member.filters.every((f) => filterPasses(f, pod, subject)));
+    if (!chosen) {
+      errors.push(engineError('gang.no-member', `pod ${objectNamespace(pod)}/${objectName(pod)} does not match any Karta pod group member definition`, `${GANG}.podGroups`));
+      continue;
+    }
+    const effective = def.byName.get(chosen.member.componentName)!;
+    const instance = effective.name === placed.component && placed.instance ? placed.instance : undefined;
+    const keys = chosen.member.groupBy.map((e) => singleKey(e, pod, subject));
+    const name = keys.length > 0 ? `pg-${uid}-${keys.join('-')}` : `pg-${uid}`;
+    if (keys.length > 0 && (name.length > 253 || !DNS1123_SUBDOMAIN.test(name))) {
+      throw new EngineFailure('gang.name', `Karta grouping keys [${keys.join(' ')}] produce invalid Kubernetes PodGroup name "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`, `${GANG}.podGroups[${chosen.groupIndex}]`);
+    }
+    const min = subtreeScale(def, extracted, effective, instance);
+    let g = groups.get(name);
+    if (!g) {
+      g = { name, namespace, minMember: min, minSubGroup: null, subGroups: [], pods: [], source: 'podGroups' };
+      groups.set(name, g);
+      sizes.set(name, new Set());
+    }
+    g.pods.push(objectName(pod));
+    sizes.get(name)!.add(min);
+  }
+  for (const [name, s] of sizes) {
+    const g = groups.get(name)!;
+    if (s.size > 1) {
+      const all = [...s].sort((a, b) => a - b);
+      g.minMember = all[all.length - 1];
+      errors.push(engineError('gang.inconsistent', `members of PodGroup ${name} compute different sizes (${all.join(', ')}); KAI uses the one of whichever pod it sees first`, `${GANG}.podGroups`));
+    }
+    if ((g.minMember ?? 0) > desiredPods) {
+      errors.push(engineError('gang.unsatisfiable', `PodGroup ${name} would wait for ${g.minMember} pods, but the workload asks for ${desiredPods}`, `${GANG}.podGroups`));
+    }
+  }
+  return [...groups.values()];
+}

@@ -1,0 +1,120 @@
+/**
+ * GPU accounting (DESIGN.md decision 4). The effective request of a pod follows the scheduler's rules:
+ * per container the request, or the limit when only a limit is set (extended resources such as GPUs
+ * may only be set as limits); init containers run one at a time, so the pod needs the larger of the
+ * biggest init container and the sum of the app containers; sidecars (init containers with
+ * `restartPolicy: Always`) keep running and add to both; pod overhead adds on top.
+ */
+import { parseQuantity } from './quantity.ts';
+import type { GpuAmounts, GpuTotal } from './tree.ts';
+
+export type GpuResourceMatcher = (resourceName: string) => boolean;
+
+/** `nvidia.com/gpu`, MIG slices, shared (time-sliced) GPUs, AMD and Intel GPUs. */
+export const DEFAULT_GPU_RESOURCES: readonly string[] = [
+  'nvidia.com/gpu',
+  'nvidia.com/mig-*',
+  'nvidia.com/gpu.shared',
+  'amd.com/gpu',
+  'gpu.intel.com/*',
+];
+
+export function gpuResourceMatcher(patterns: readonly string[] = DEFAULT_GPU_RESOURCES): GpuResourceMatcher {
+  const exact = new Set(patterns.filter((p) => !p.endsWith('*')));
+  const prefixes = patterns.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1));
+  const cache = new Map<string, boolean>();
+  return (name) => {
+    let r = cache.get(name);
+    if (r === undefined) {
+      r = exact.has(name) || prefixes.some((p) => name.startsWith(p));
+      cache.set(name, r);
+    }
+    return r;
+  };
+}
+
+export const isDefaultGpuResource = gpuResourceMatcher();
+
+interface ContainerLike {
+  resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> } | null;
+  restartPolicy?: string;
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** GPU amounts one container asks for: request, else limit. */
+export function containerGpus(c: unknown, isGpu: GpuResourceMatcher = isDefaultGpuResource): GpuAmounts {
+  const out: GpuAmounts = {};
+  if (!isObj(c)) return out;
+  const res = (c as ContainerLike).resources;
+  if (!isObj(res)) return out;
+  const requests = isObj(res.requests) ? res.requests : {};
+  const limits = isObj(res.limits) ? res.limits : {};
+  for (const name of new Set([...Object.keys(requests), ...Object.keys(limits)])) {
+    if (!isGpu(name)) continue;
+    const q = parseQuantity(name in requests ? requests[name] : limits[name]);
+    if (q !== null && q > 0) out[name] = q;
+  }
+  return out;
+}
+
+function addInto(target: GpuAmounts, add: GpuAmounts, factor = 1): void {
+  for (const [k, v] of Object.entries(add)) target[k] = (target[k] ?? 0) + v * factor;
+}
+
+function maxInto(target: GpuAmounts, other: GpuAmounts): void {
+  for (const [k, v] of Object.entries(other)) if (v > (target[k] ?? 0)) target[k] = v;
+}
+
+/** Effective GPU request of a pod spec (`{containers, initContainers, overhead}`). */
+export function podSpecGpus(spec: unknown, isGpu: GpuResourceMatcher = isDefaultGpuResource): GpuAmounts {
+  if (!isObj(spec)) return {};
+  const containers = Array.isArray(spec.containers) ? spec.containers : [];
+  const inits = Array.isArray(spec.initContainers) ? spec.initContainers : [];
+  const app: GpuAmounts = {};
+  for (const c of containers) addInto(app, containerGpus(c, isGpu));
+  const sidecarsSoFar: GpuAmounts = {};
+  const initPeak: GpuAmounts = {};
+  for (const c of inits) {
+    const g = containerGpus(c, isGpu);
+    if (isObj(c) && c.restartPolicy === 'Always') {
+      addInto(sidecarsSoFar, g);
+      maxInto(initPeak, { ...sidecarsSoFar });
+    } else {
+      const during: GpuAmounts = { ...sidecarsSoFar };
+      addInto(during, g);
+      maxInto(initPeak, during);
+    }
+  }
+  const steady: GpuAmounts = { ...app };
+  addInto(steady, sidecarsSoFar);
+  const out: GpuAmounts = { ...steady };
+  maxInto(out, initPeak);
+  if (isObj(spec.overhead)) {
+    for (const [k, v] of Object.entries(spec.overhead)) {
+      const q = isGpu(k) ? parseQuantity(v) : null;
+      if (q !== null && q > 0 && out[k] !== undefined) out[k] += q;
+    }
+  }
+  return out;
+}
+
+export function emptyTotal(): GpuTotal {
+  return { total: 0, byResource: {} };
+}
+
+export function addToTotal(t: GpuTotal, amounts: GpuAmounts, factor = 1): void {
+  for (const [k, v] of Object.entries(amounts)) {
+    if (v * factor === 0) continue;
+    t.byResource[k] = (t.byResource[k] ?? 0) + v * factor;
+    t.total += v * factor;
+  }
+}
+
+export function sumAmounts(a: GpuAmounts): number {
+  let s = 0;
+  for (const v of Object.values(a)) s += v;
+  return s;
+}

@@ -1,0 +1,25 @@
+/**
+ * The engine's public surface: definitions in, workload trees and patches out. Pure — no network,
+ * no filesystem, no clock.
+ */
+export type { EngineError } from './errors.ts';
+export { engineError, EngineFailure } from './errors.ts';
+export type * from './tree.ts';
+export { STATUS_ORDER } from './tree.ts';
+export type { Definition, ComponentDefinition } from './definition/types.ts';
+export { KARTA_API_VERSION, RESOURCE_INTERFACE_API_VERSION } from './definition/types.ts';
+export { loadDefinitionsFromText, checkDefinition, isDefinitionDocument, type LoadedDefinition } from './definition/load.ts';
+export { compileDefinition, type CompiledDefinition, type CompiledComponent } from './definition/compile.ts';
+export { parseDocuments, type SourcedDocument } from './documents.ts';
+export type { KubeObject } from './k8s.ts';
+export { describeObject, isPod, podIsFinished } from './k8s.ts';
+export { resolveWorkload, type ResolveOptions } from './resolve/resolve.ts';
+export { ownedClosure } from './resolve/ownership.ts';
+export { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, podSpecGpus, sumAmounts } from './gpu.ts';
+export { parseQuantity } from './quantity.ts';
+export { planComponentUpdate, planSuspend, type PodTemplateChanges, type PlannedPatch } from './updates.ts';
+export { applyJsonPatch, type JsonPatchOp } from './json-patch.ts';
+export { subtreeScale } from './gang.ts';
+export { compileCel, checkCel, type CelProgram } from './cel.ts';
+export { compileJq, checkExpression, jqToString, type JqProgram } from './jq/index.ts';
+export { pickRoot, definitionForRoot } from './pick-root.ts';

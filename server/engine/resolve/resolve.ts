@@ -1,0 +1,159 @@
+/**
+ * Resolution: a compiled definition plus the root object and the objects it owns at any depth
+ * become a workload tree (DESIGN.md contract). Pure; never throws for bad objects or failing
+ * expressions — those become `errors` in the tree.
+ */
+import type { CompiledDefinition } from '../definition/compile.ts';
+import { EngineFailure, engineError, type EngineError } from '../errors.ts';
+import { addToTotal, emptyTotal, isDefaultGpuResource, podSpecGpus, type GpuResourceMatcher } from '../gpu.ts';
+import { previewGang } from '../gang.ts';
+import {
+  apiGroupOf, describeObject, isPod, meta, objectName, objectNamespace, podIsFinished, podNode, podPhase, podReady, podRestarts,
+  type KubeObject,
+} from '../k8s.ts';
+import { evaluateStatus } from '../status.ts';
+import type { TreeComponent, TreePod, TreeRole, WorkloadTree } from '../tree.ts';
+import { extractComponent, type ExtractedComponent } from './extract.ts';
+import { PodMatcher, type PodPlacement } from './match-pods.ts';
+import { ownedClosure } from './ownership.ts';
+
+export interface ResolveOptions {
+  cluster?: string;
+  /** Which extended resources count as GPUs (default: nvidia.com/gpu, MIG, shared, AMD, Intel). */
+  isGpuResource?: GpuResourceMatcher;
+  /** Set when `objects` is already exactly what the root owns (the live index knows it). */
+  ownedOnly?: boolean;
+}
+
+function treePod(pod: KubeObject, placement: PodPlacement | null, isGpu: GpuResourceMatcher): TreePod {
+  const phase = podPhase(pod);
+  const node = podNode(pod);
+  return {
+    name: objectName(pod),
+    namespace: objectNamespace(pod),
+    uid: typeof meta(pod).uid === 'string' ? meta(pod).uid! : '',
+    component: placement?.component?.name ?? null,
+    instance: placement?.instance ?? null,
+    replica: placement?.replica ?? null,
+    phase,
+    ready: podReady(pod),
+    node,
+    gpus: podSpecGpus(pod.spec, isGpu),
+    allocated: node !== null && !podIsFinished(pod),
+    restarts: podRestarts(pod),
+  };
+}
+
+export function resolveWorkload(def: CompiledDefinition, root: KubeObject, objects: readonly KubeObject[], options: ResolveOptions = {}): WorkloadTree {
+  const isGpu = options.isGpuResource ?? isDefaultGpuResource;
+  const errors: EngineError[] = [];
+  const subject = describeObject(root);
+  const m = meta(root);
+  const tree: WorkloadTree = {
+    workload: {
+      apiVersion: typeof root.apiVersion === 'string' ? root.apiVersion : '',
+      kind: typeof root.kind === 'string' ? root.kind : '',
+      namespace: objectNamespace(root),
+      name: objectName(root),
+      uid: typeof m.uid === 'string' ? m.uid : '',
+      cluster: options.cluster ?? '',
+    },
+    definition: { name: def.name, source: def.source },
+    status: { matched: ['Undefined'], phase: null, conditions: [] },
+    components: [],
+    roles: [],
+    pods: [],
+    unmatchedPods: [],
+    gpus: { desired: emptyTotal(), requested: emptyTotal(), allocated: emptyTotal() },
+    gang: [],
+    errors,
+  };
+
+  if (root.kind !== def.rootKind.kind || apiGroupOf(root.apiVersion) !== def.rootKind.group) {
+    errors.push(engineError('object.kind-mismatch', `${subject} (${String(root.apiVersion)}) is not a ${def.rootKind.apiVersion} ${def.rootKind.kind}, which definition "${def.name}" describes`, 'apiVersion'));
+  }
+
+  tree.status = evaluateStatus(def.root.status, root, subject, errors);
+
+  // Components and their instances.
+  const extracted = new Map<string, ExtractedComponent>();
+  const instanceIds = new Map<string, string[]>();
+  for (const c of def.components) {
+    try {
+      const e = extractComponent(c, root, subject, errors);
+      extracted.set(c.name, e);
+      instanceIds.set(c.name, e.instances.map((i) => i.id));
+    } catch (err) {
+      if (!(err instanceof EngineFailure)) throw err;
+      errors.push(err.toValue());
+      instanceIds.set(c.name, []);
+    }
+  }
+
+  // Pods: the root itself for a bare Pod, else the pods it owns at any depth.
+  const owned = options.ownedOnly ? objects : ownedClosure(root, objects);
+  const pods = isPod(root) && def.rootKind.kind === 'Pod' ? [root] : owned.filter(isPod);
+  const matcher = new PodMatcher(def, instanceIds);
+  const live = new Map<string, { live: number; ready: number }>();
+  for (const pod of pods) {
+    const placement = matcher.place(pod);
+    if (placement.problem) errors.push(placement.problem.toValue());
+    const tp = treePod(pod, placement, isGpu);
+    if (!placement.component) {
+      tree.unmatchedPods.push(tp);
+    } else {
+      tree.pods.push(tp);
+      if (tp.instance !== null) {
+        const key = `${tp.component}\u0000${tp.instance}`;
+        const l = live.get(key) ?? { live: 0, ready: 0 };
+        if (!podIsFinished(pod)) l.live++;
+        if (tp.ready) l.ready++;
+        live.set(key, l);
+      }
+    }
+    // Requested and allocated count every owned pod, claimed or not: the GPUs are held either way.
+    if (!podIsFinished(pod)) addToTotal(tree.gpus.requested, tp.gpus);
+    if (tp.allocated) addToTotal(tree.gpus.allocated, tp.gpus);
+  }
+
+  // Tree components, roles and desired GPUs.
+  const roleNames = new Map<string, number>();
+  for (const c of def.components) {
+    const e = extracted.get(c.name);
+    const tc: TreeComponent = { name: c.name, kind: c.kind, parent: c.parent, hasPodDefinition: c.isLeaf, instances: [] };
+    for (const inst of e?.instances ?? []) {
+      const gpusPerPod = inst.podSpec ? podSpecGpus(inst.podSpec, isGpu) : {};
+      const l = live.get(`${c.name}\u0000${inst.id}`) ?? { live: 0, ready: 0 };
+      tc.instances.push({
+        id: inst.id,
+        replicas: inst.replicas,
+        minReplicas: inst.minReplicas,
+        maxReplicas: inst.maxReplicas,
+        gpusPerPod,
+        ...(inst.podMetadata ? { podMetadata: inst.podMetadata } : {}),
+        ...(inst.raw !== undefined && inst.raw !== null ? { podTemplate: inst.raw } : {}),
+        livePods: l.live,
+      });
+      if (!c.isLeaf) continue;
+      // Leaf replicas are the total pods of the instance, as in every upstream catalog entry.
+      const desiredPods = inst.replicas ?? 1;
+      addToTotal(tree.gpus.desired, gpusPerPod, desiredPods);
+      const base = inst.id || c.name;
+      roleNames.set(base, (roleNames.get(base) ?? 0) + 1);
+      tree.roles.push({ name: base, component: c.name, instance: inst.id, desiredPods, livePods: l.live, readyPods: l.ready, gpusPerPod });
+    }
+    tree.components.push(tc);
+  }
+  // Two components with an instance of the same name: qualify those role names.
+  for (const r of tree.roles as TreeRole[]) if ((roleNames.get(r.name) ?? 0) > 1) r.name = `${r.component}/${r.name}`;
+
+  if (def.gang) {
+    try {
+      tree.gang = previewGang(def, root, tree, pods, matcher, extracted, errors);
+    } catch (err) {
+      if (!(err instanceof EngineFailure)) throw err;
+      errors.push(err.toValue());
+    }
+  }
+  return tree;
+}

@@ -1,7 +1,8 @@
 /** Every framework operator of the simulation, in one list (index.ts registers them). */
 
+import { JobSetController } from './jobset.ts';
 import type { Controller } from './runtime.ts';
 
 export function operatorControllers(): Controller[] {
-  return [];
+  return [new JobSetController()];
 }

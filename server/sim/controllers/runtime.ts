@@ -386,6 +386,12 @@ export class Runtime {
     return changed ? this.update(next as T) : existing;
   }
 
+  /** Creates `desired` if missing; an existing object is left as it is (Services keep their IP). */
+  ensure<T extends KubeObject>(desired: T): T {
+    const cur = this.store.get(desired.apiVersion, desired.kind, desired.metadata.namespace, desired.metadata.name!) as T | undefined;
+    return cur ?? this.create(desired);
+  }
+
   /** Creates `desired` if missing, else syncs it. */
   apply<T extends KubeObject>(desired: T): T {
     const cur = this.store.get(desired.apiVersion, desired.kind, desired.metadata.namespace, desired.metadata.name!) as T | undefined;

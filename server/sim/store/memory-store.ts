@@ -132,7 +132,7 @@ class KindTable {
   }
 
   namespaces(): string[] {
-    if (!this.sortedNs) this.sortedNs = [...this.byNs.keys()].sort(compareBytes);
+    if (!this.sortedNs) this.sortedNs = [...this.byNs.keys()].sort((a, b) => compareBytes(`${a}/`, `${b}/`));
     return this.sortedNs;
   }
 
@@ -145,7 +145,7 @@ class KindTable {
     return names;
   }
 
-  /** Objects in etcd key order (namespace, then name), optionally from one namespace. */
+  /** Objects in etcd key order (bytes of `namespace/name`), optionally from one namespace. */
   list(namespace: string | undefined, labels: Record<string, string> | undefined): KubeObject[] {
     const out: KubeObject[] = [];
     const wanted = labels && Object.keys(labels).length > 0 ? labels : undefined;
@@ -157,9 +157,9 @@ class KindTable {
         if (!s) return out;
         if (!best || s.size < best.size) best = s;
       }
-      const keys = [...best!].filter((key) => namespace === undefined || key.slice(0, key.indexOf('\0')) === namespace).sort(compareBytes);
+      const keys = [...best!].filter((key) => namespace === undefined || key.slice(0, key.indexOf('\0')) === namespace).map((k) => k.replace('\0', '/')).sort(compareBytes);
       for (const key of keys) {
-        const i = key.indexOf('\0');
+        const i = key.indexOf('/');
         const obj = this.get(key.slice(0, i), key.slice(i + 1));
         if (obj && labelsMatch(obj.metadata.labels, wanted)) out.push(obj);
       }

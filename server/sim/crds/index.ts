@@ -1,0 +1,225 @@
+/**
+ * CustomResourceDefinitions installed when the simulated cluster starts: the AI frameworks the catalog
+ * covers, KAI's PodGroup and the definition kinds (Karta, ResourceInterface). Names, scopes, short
+ * names, served versions and printer columns follow the upstream CRDs (see reference/frameworks.md);
+ * schemas keep unknown fields, since the simulator neither prunes nor defaults.
+ */
+
+import type { KubeObject } from '../store/object-store.ts';
+
+interface Column {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  jsonPath: string;
+  priority?: number;
+  description?: string;
+}
+
+interface VersionSpec {
+  name: string;
+  storage?: boolean;
+  columns?: Column[];
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  deprecated?: boolean;
+}
+
+interface CrdSpec {
+  group: string;
+  kind: string;
+  plural: string;
+  singular?: string;
+  shortNames?: string[];
+  categories?: string[];
+  scope?: 'Namespaced' | 'Cluster';
+  versions: VersionSpec[];
+}
+
+const age: Column = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+const ready = (cond = 'Ready'): Column => ({ name: 'Ready', type: 'string', jsonPath: `.status.conditions[?(@.type=="${cond}")].status` });
+
+export function crd(s: CrdSpec): KubeObject {
+  const versions = s.versions.map((v, i) => {
+    const out: Record<string, unknown> = {
+      name: v.name,
+      served: true,
+      storage: v.storage ?? (s.versions.length === 1 || i === 0),
+      schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      subresources: { status: {}, ...(v.scale ? { scale: v.scale } : {}) },
+    };
+    if (v.columns) out.additionalPrinterColumns = v.columns;
+    if (v.deprecated) out.deprecated = true;
+    return out;
+  });
+  const names: Record<string, unknown> = { kind: s.kind, listKind: `${s.kind}List`, plural: s.plural, singular: s.singular ?? s.kind.toLowerCase() };
+  if (s.shortNames) names.shortNames = s.shortNames;
+  if (s.categories) names.categories = s.categories;
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${s.plural}.${s.group}`, labels: { 'app.kubernetes.io/managed-by': 'wmap-sim' } },
+    spec: { group: s.group, names, scope: s.scope ?? 'Namespaced', versions, conversion: { strategy: 'None' } },
+  };
+}
+
+const rayClusterColumns: Column[] = [
+  { name: 'desired workers', type: 'integer', jsonPath: '.status.desiredWorkerReplicas' },
+  { name: 'available workers', type: 'integer', jsonPath: '.status.availableWorkerReplicas' },
+  { name: 'cpus', type: 'string', jsonPath: '.status.desiredCPU' },
+  { name: 'memory', type: 'string', jsonPath: '.status.desiredMemory' },
+  { name: 'gpus', type: 'string', jsonPath: '.status.desiredGPU' },
+  { name: 'tpus', type: 'string', jsonPath: '.status.desiredTPU', priority: 1 },
+  { name: 'status', type: 'string', jsonPath: '.status.state' },
+  age,
+  { name: 'head pod IP', type: 'string', jsonPath: '.status.head.podIP', priority: 1 },
+  { name: 'head service IP', type: 'string', jsonPath: '.status.head.serviceIP', priority: 1 },
+];
+
+const rayJobColumns: Column[] = [
+  { name: 'job status', type: 'string', jsonPath: '.status.jobStatus' },
+  { name: 'deployment status', type: 'string', jsonPath: '.status.jobDeploymentStatus' },
+  { name: 'ray cluster name', type: 'string', jsonPath: '.status.rayClusterName' },
+  { name: 'start time', type: 'string', jsonPath: '.status.startTime' },
+  { name: 'end time', type: 'string', jsonPath: '.status.endTime' },
+  age,
+];
+
+const rayServiceColumns: Column[] = [
+  { name: 'service status', type: 'string', jsonPath: '.status.serviceStatus' },
+  { name: 'num serve endpoints', type: 'string', jsonPath: '.status.numServeEndpoints' },
+];
+
+const knativeReady: Column[] = [
+  { name: 'Ready', type: 'string', jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
+  { name: 'Reason', type: 'string', jsonPath: ".status.conditions[?(@.type=='Ready')].reason" },
+];
+
+const definitionColumns: Column[] = [
+  { name: 'Framework', type: 'string', jsonPath: '.spec.structureDefinition.rootComponent.kind.kind' },
+  { name: 'Root Component', type: 'string', jsonPath: '.spec.structureDefinition.rootComponent.name' },
+  age,
+];
+
+export function frameworkCrds(): KubeObject[] {
+  return [
+    crd({
+      group: 'jobset.x-k8s.io', kind: 'JobSet', plural: 'jobsets',
+      versions: [{ name: 'v1alpha2', columns: [
+        { name: 'TerminalState', type: 'string', jsonPath: '.status.terminalState', description: 'Final state of JobSet' },
+        { name: 'Restarts', type: 'string', jsonPath: '.status.restarts', description: 'Number of restarts' },
+        { name: 'Completed', type: 'string', jsonPath: '.status.conditions[?(@.type=="Completed")].status' },
+        { name: 'Suspended', type: 'string', jsonPath: '.spec.suspend', description: 'JobSet suspended' },
+        age,
+      ] }],
+    }),
+    crd({
+      group: 'kubeflow.org', kind: 'PyTorchJob', plural: 'pytorchjobs',
+      versions: [{ name: 'v1', columns: [{ name: 'State', type: 'string', jsonPath: '.status.conditions[-1:].type' }, age], scale: { specReplicasPath: '.spec.pytorchReplicaSpecs.Worker.replicas', statusReplicasPath: '.status.replicaStatuses.Worker.active', labelSelectorPath: '.status.replicaStatuses.Worker.selector' } }],
+    }),
+    crd({ group: 'kubeflow.org', kind: 'MPIJob', plural: 'mpijobs', versions: [{ name: 'v2beta1' }] }),
+    crd({ group: 'ray.io', kind: 'RayCluster', plural: 'rayclusters', categories: ['all'], versions: [{ name: 'v1', storage: true, columns: rayClusterColumns }, { name: 'v1alpha1', storage: false, columns: rayClusterColumns, deprecated: true }] }),
+    crd({ group: 'ray.io', kind: 'RayJob', plural: 'rayjobs', categories: ['all'], versions: [{ name: 'v1', storage: true, columns: rayJobColumns }, { name: 'v1alpha1', storage: false, columns: rayJobColumns, deprecated: true }] }),
+    crd({ group: 'ray.io', kind: 'RayService', plural: 'rayservices', categories: ['all'], versions: [{ name: 'v1', storage: true, columns: rayServiceColumns }, { name: 'v1alpha1', storage: false, columns: rayServiceColumns, deprecated: true }] }),
+    crd({
+      group: 'serving.kserve.io', kind: 'InferenceService', plural: 'inferenceservices', shortNames: ['isvc'],
+      versions: [{ name: 'v1beta1', columns: [
+        { name: 'URL', type: 'string', jsonPath: '.status.url' },
+        { name: 'Ready', type: 'string', jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
+        { name: 'Prev', type: 'integer', jsonPath: ".status.components.predictor.traffic[?(@.tag=='prev')].percent" },
+        { name: 'Latest', type: 'integer', jsonPath: '.status.components.predictor.traffic[?(@.latestRevision==true)].percent' },
+        { name: 'PrevRolledoutRevision', type: 'string', jsonPath: ".status.components.predictor.traffic[?(@.tag=='prev')].revisionName", priority: 1 },
+        { name: 'LatestReadyRevision', type: 'string', jsonPath: '.status.components.predictor.traffic[?(@.latestRevision==true)].revisionName', priority: 1 },
+        age,
+      ] }],
+    }),
+    crd({
+      group: 'serving.knative.dev', kind: 'Service', plural: 'services', shortNames: ['kservice', 'ksvc'], categories: ['all', 'knative', 'serving'],
+      versions: [{ name: 'v1', columns: [
+        { name: 'URL', type: 'string', jsonPath: '.status.url' },
+        { name: 'LatestCreated', type: 'string', jsonPath: '.status.latestCreatedRevisionName' },
+        { name: 'LatestReady', type: 'string', jsonPath: '.status.latestReadyRevisionName' },
+        ...knativeReady,
+      ] }],
+    }),
+    crd({
+      group: 'serving.knative.dev', kind: 'Configuration', plural: 'configurations', shortNames: ['config', 'cfg'], categories: ['all', 'knative', 'serving'],
+      versions: [{ name: 'v1', columns: [
+        { name: 'LatestCreated', type: 'string', jsonPath: '.status.latestCreatedRevisionName' },
+        { name: 'LatestReady', type: 'string', jsonPath: '.status.latestReadyRevisionName' },
+        ...knativeReady,
+      ] }],
+    }),
+    crd({
+      group: 'serving.knative.dev', kind: 'Revision', plural: 'revisions', shortNames: ['rev'], categories: ['all', 'knative', 'serving'],
+      versions: [{ name: 'v1', columns: [
+        { name: 'Config Name', type: 'string', jsonPath: ".metadata.labels['serving\\.knative\\.dev/configuration']" },
+        { name: 'Generation', type: 'string', jsonPath: ".metadata.labels['serving\\.knative\\.dev/configurationGeneration']" },
+        ...knativeReady,
+        { name: 'Actual Replicas', type: 'integer', jsonPath: '.status.actualReplicas' },
+        { name: 'Desired Replicas', type: 'integer', jsonPath: '.status.desiredReplicas' },
+      ] }],
+    }),
+    crd({
+      group: 'serving.knative.dev', kind: 'Route', plural: 'routes', shortNames: ['rt'], categories: ['all', 'knative', 'serving'],
+      versions: [{ name: 'v1', columns: [{ name: 'URL', type: 'string', jsonPath: '.status.url' }, ...knativeReady] }],
+    }),
+    crd({ group: 'apps.nvidia.com', kind: 'NIMService', plural: 'nimservices', versions: [{ name: 'v1alpha1', columns: [{ name: 'Status', type: 'string', jsonPath: '.status.state' }, age] }] }),
+    crd({ group: 'apps.nvidia.com', kind: 'NIMCache', plural: 'nimcaches', versions: [{ name: 'v1alpha1', columns: [{ name: 'Status', type: 'string', jsonPath: '.status.state' }, { name: 'PVC', type: 'string', jsonPath: '.status.pvc' }, age] }] }),
+    crd({
+      group: 'leaderworkerset.x-k8s.io', kind: 'LeaderWorkerSet', plural: 'leaderworkersets', shortNames: ['lws'],
+      versions: [{ name: 'v1', columns: [
+        { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
+        { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas' },
+        { name: 'Up-to-date', type: 'integer', jsonPath: '.status.updatedReplicas' },
+        age,
+      ], scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.hpaPodSelector' } }],
+    }),
+    crd({
+      group: 'milvus.io', kind: 'Milvus', plural: 'milvuses', singular: 'milvus', shortNames: ['mi'],
+      versions: [{ name: 'v1beta1', columns: [
+        { name: 'Mode', type: 'string', jsonPath: '.spec.mode' },
+        { name: 'Status', type: 'string', jsonPath: '.status.status' },
+        { name: 'Updated', type: 'string', jsonPath: '.status.conditions[?(@.type=="MilvusUpdated")].status' },
+        age,
+      ] }],
+    }),
+    crd({
+      group: 'grove.io', kind: 'PodCliqueSet', plural: 'podcliquesets', shortNames: ['pcs'],
+      versions: [{ name: 'v1alpha1', columns: [
+        { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+        { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' },
+        { name: 'Updated', type: 'integer', jsonPath: '.status.updatedReplicas' },
+        age,
+      ], scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } }],
+    }),
+    crd({
+      group: 'grove.io', kind: 'PodClique', plural: 'podcliques', shortNames: ['pclq'],
+      versions: [{ name: 'v1alpha1', columns: [
+        { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+        { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
+        age,
+      ], scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } }],
+    }),
+    crd({
+      group: 'grove.io', kind: 'PodCliqueScalingGroup', plural: 'podcliquescalinggroups', shortNames: ['pcsg'],
+      versions: [{ name: 'v1alpha1', columns: [
+        { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+        { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' },
+        age,
+      ], scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } }],
+    }),
+    crd({ group: 'scheduler.grove.io', kind: 'PodGang', plural: 'podgangs', shortNames: ['pg'], versions: [{ name: 'v1alpha1' }] }),
+    crd({
+      // Both versions serve one storage without conversion (the real operator converts by webhook;
+      // the fields the simulation uses are the same in both).
+      group: 'nvidia.com', kind: 'DynamoGraphDeployment', plural: 'dynamographdeployments', shortNames: ['dgd'],
+      versions: [
+        { name: 'v1beta1', storage: true, columns: [ready(), { name: 'Backend', type: 'string', jsonPath: '.spec.backendFramework' }, age] },
+        { name: 'v1alpha1', storage: false, columns: [ready(), { name: 'Backend', type: 'string', jsonPath: '.spec.backendFramework' }, age] },
+      ],
+    }),
+    crd({ group: 'nvidia.com', kind: 'DynamoComponentDeployment', plural: 'dynamocomponentdeployments', shortNames: ['dcd'], versions: [{ name: 'v1alpha1', columns: [ready('Available'), { name: 'Component', type: 'string', jsonPath: '.spec.componentType' }, age] }] }),
+    crd({ group: 'scheduling.run.ai', kind: 'PodGroup', plural: 'podgroups', versions: [{ name: 'v2alpha2', columns: [{ name: 'MinMember', type: 'integer', jsonPath: '.spec.minMember' }, { name: 'Queue', type: 'string', jsonPath: '.spec.queue' }, age] }] }),
+    crd({ group: 'run.ai', kind: 'Karta', plural: 'kartas', shortNames: ['krt'], scope: 'Cluster', versions: [{ name: 'v1alpha1', columns: definitionColumns }] }),
+    crd({ group: 'optimization.nvidia.com', kind: 'ResourceInterface', plural: 'resourceinterfaces', shortNames: ['ri'], scope: 'Cluster', versions: [{ name: 'v1alpha1', columns: definitionColumns }] }),
+  ];
+}

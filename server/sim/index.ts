@@ -1,0 +1,213 @@
+/**
+ * The embedded simulated cluster: a Kubernetes-API-compatible HTTP server on loopback, its object
+ * store, the framework CRDs, and (when present) the simulated controllers and scenarios.
+ * Public surface of `server/sim`.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AccessRule } from './api/access.ts';
+import { builtinResources, SYSTEM_NAMESPACES } from './api/builtins.ts';
+import { CrdController } from './api/crd-controller.ts';
+import type { FaultOptions } from './api/faults.ts';
+import { FaultController } from './api/faults.ts';
+import { kubeconfigYaml } from './api/kubeconfig.ts';
+import { Registry } from './api/registry.ts';
+import { selfSignedCert } from './api/tls.ts';
+import type { RequestLogEntry } from './api/server.ts';
+import { ApiServer } from './api/server.ts';
+import { frameworkCrds } from './crds/index.ts';
+import { MemoryStore } from './store/memory-store.ts';
+import type { KubeObject, ObjectStore } from './store/object-store.ts';
+
+export type { AccessRule, AccessMatch } from './api/access.ts';
+export type { FaultOptions } from './api/faults.ts';
+export { FaultController } from './api/faults.ts';
+export type { RequestLogEntry } from './api/server.ts';
+export { MemoryStore } from './store/memory-store.ts';
+export type { KubeObject, ObjectStore, WatchEvent, DeleteOptions, DeleteResult } from './store/object-store.ts';
+export { StoreError } from './store/object-store.ts';
+
+export interface SimOptions {
+  /** 0 (default) = a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Where to write the kubeconfig (default: a fresh temp dir). */
+  kubeconfigPath?: string;
+  scenario?: 'empty' | 'demo' | 'scale';
+  scale?: { pods?: number; workloads?: number; nodes?: number; churnPerSecond?: number };
+  faults?: FaultOptions;
+  /** Extra bearer tokens with their access rules; an admin token is always generated for the kubeconfig. */
+  tokens?: AccessRule[];
+  /** Simulated time per real time for the controllers (default 1). */
+  clockSpeed?: number;
+  seed?: number;
+  /** Persist objects here on stop/restart and load them on start. */
+  stateFile?: string;
+  /** Events kept for watch resumption (older resourceVersions answer 410). */
+  historySize?: number;
+  /** BOOKMARK period for watches that allow them (default 60 s). */
+  bookmarkIntervalMs?: number;
+  /** Install the framework CRDs (default true). */
+  installCrds?: boolean;
+  /** Start the simulated controllers when they are available (default: true unless scenario is 'empty'). */
+  controllers?: boolean;
+  /**
+   * HTTPS with a generated self-signed certificate (default true). Over plain http kubectl sends no
+   * bearer token at all (kubernetes/kubectl#744), so an http simulator treats token-less requests as admin.
+   */
+  tls?: boolean;
+  /** Every finished HTTP request (tests). */
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+export interface SimHandle {
+  url: string;
+  kubeconfigPath: string;
+  /** PEM of the server certificate (its own CA) when serving HTTPS. */
+  caPem?: string;
+  /** The admin token written into the kubeconfig. */
+  adminToken: string;
+  store: ObjectStore & MemoryStore;
+  faults: FaultController;
+  /** Stops the controllers and the server (watches end cleanly) and saves state when asked to. */
+  stop(): Promise<void>;
+  /** Stops and restarts the HTTP server on the same port; objects, history and resourceVersions are kept. */
+  restart(): Promise<void>;
+}
+
+interface ControllersModule {
+  startControllers(store: ObjectStore, options: Record<string, unknown>): { stop(): void | Promise<void> };
+}
+
+interface ScenariosModule {
+  applyScenario(store: ObjectStore, name: string, options: Record<string, unknown>): unknown;
+}
+
+/** Imports a sibling module of the controllers engineer only when it exists (it is developed in parallel). */
+async function optionalImport<T>(relative: string): Promise<T | undefined> {
+  const url = new URL(relative, import.meta.url);
+  if (!existsSync(fileURLToPath(url))) return undefined;
+  return (await import(url.href)) as T;
+}
+
+function seedNamespaces(store: MemoryStore): void {
+  for (const name of SYSTEM_NAMESPACES) {
+    if (store.get('v1', 'Namespace', undefined, name)) continue;
+    store.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+  }
+  if (!store.get('v1', 'ServiceAccount', 'default', 'default')) {
+    store.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
+  }
+}
+
+function installCrds(store: MemoryStore, crds: KubeObject[]): void {
+  for (const crd of crds) {
+    if (!store.get(crd.apiVersion, crd.kind, undefined, crd.metadata.name!)) store.create(crd);
+  }
+}
+
+function loadState(store: MemoryStore, file: string): void {
+  if (!existsSync(file)) return;
+  const state = JSON.parse(readFileSync(file, 'utf8')) as { resourceVersion: string; objects: KubeObject[] };
+  store.restore(state);
+}
+
+function saveState(store: MemoryStore, file: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, JSON.stringify(store.snapshot()));
+  renameSync(tmp, file);
+}
+
+export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const adminToken = randomBytes(24).toString('hex');
+  const rules: AccessRule[] = [{ token: adminToken, user: 'admin', admin: true }, ...(options.tokens ?? [])];
+  if (host !== '127.0.0.1' && host !== '::1' && host !== 'localhost') {
+    // Bound beyond loopback: still token-only (no anonymous access), as DESIGN's "safe by default" asks.
+    console.warn(`sim: API server bound to ${host}; every request needs a bearer token`);
+  }
+
+  const store = new MemoryStore({ historySize: options.historySize });
+  const registry = new Registry();
+  for (const d of builtinResources()) registry.add(d);
+  store.setKindPolicy((group, kind) => {
+    const d = registry.byGroupKind(group, kind);
+    return d ? { resource: d.plural, generation: d.generation, statusSubresource: d.subresources.includes('status') } : undefined;
+  });
+  if (options.stateFile) loadState(store, options.stateFile);
+  const crdController = new CrdController(store, registry);
+  seedNamespaces(store);
+  if (options.installCrds !== false) installCrds(store, frameworkCrds());
+
+  const faults = new FaultController(options.faults ?? {});
+  const useTls = options.tls !== false;
+  const cert = useTls ? selfSignedCert([host]) : undefined;
+  const server = new ApiServer({
+    store, registry, faults, rules, host,
+    bookmarkIntervalMs: options.bookmarkIntervalMs,
+    onRequest: options.onRequest,
+    tls: cert,
+    anonymous: useTls ? undefined : rules[0],
+  });
+  const port = await server.listen(options.port ?? 0);
+  const url = `${useTls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  const kubeconfigPath = options.kubeconfigPath ?? join(mkdtempSync(join(tmpdir(), 'wmap-sim-')), 'kubeconfig');
+  mkdirSync(dirname(kubeconfigPath), { recursive: true });
+  writeFileSync(kubeconfigPath, kubeconfigYaml({ server: url, token: adminToken, caPem: cert?.cert }), { mode: 0o600 });
+
+  const scenario = options.scenario ?? 'empty';
+  const stoppers: Array<() => void | Promise<void>> = [];
+  const wantControllers = options.controllers ?? scenario !== 'empty';
+  if (wantControllers || scenario !== 'empty') {
+    const controllers = await optionalImport<ControllersModule>('./controllers/index.ts');
+    const scenarios = await optionalImport<ScenariosModule>('./scenarios/index.ts');
+    if (scenario !== 'empty' && !scenarios) {
+      await server.close();
+      throw new Error(`scenario "${scenario}" is not available yet (server/sim/scenarios/index.ts is missing)`);
+    }
+    const clockModule = await optionalImport<{ SimClock: { realtime(speed?: number): unknown } }>('./clock.ts');
+    const clock = clockModule?.SimClock.realtime(options.clockSpeed ?? 1);
+    if (wantControllers && controllers) {
+      const c = controllers.startControllers(store, { clock, seed: options.seed });
+      stoppers.push(() => c.stop());
+    }
+    if (scenarios && scenario !== 'empty') {
+      const result = (await scenarios.applyScenario(store, scenario, { clock, seed: options.seed, ...(options.scale ?? {}) })) as { stop?: () => void } | undefined;
+      if (result && typeof result.stop === 'function') stoppers.push(() => result.stop!());
+    }
+  }
+
+  let stopped = false;
+  return {
+    url,
+    kubeconfigPath,
+    caPem: cert?.cert,
+    adminToken,
+    store,
+    faults,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      for (const s of stoppers.reverse()) await s();
+      await server.close();
+      server.dispose();
+      crdController.stop();
+      await store.idle();
+      store.close();
+      if (options.stateFile) saveState(store, options.stateFile);
+    },
+    async restart() {
+      if (stopped) throw new Error('the simulator was stopped');
+      await server.close();
+      if (options.stateFile) saveState(store, options.stateFile);
+      await server.listen(port);
+    },
+  };
+}

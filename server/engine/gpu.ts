@@ -50,12 +50,22 @@ export function containerGpus(c: unknown, isGpu: GpuResourceMatcher = isDefaultG
   if (!isObj(c)) return out;
   const res = (c as ContainerLike).resources;
   if (!isObj(res)) return out;
-  const requests = isObj(res.requests) ? res.requests : {};
-  const limits = isObj(res.limits) ? res.limits : {};
-  for (const name of new Set([...Object.keys(requests), ...Object.keys(limits)])) {
-    if (!isGpu(name)) continue;
-    const q = parseQuantity(name in requests ? requests[name] : limits[name]);
-    if (q !== null && q > 0) out[name] = q;
+  const requests = isObj(res.requests) ? res.requests : null;
+  const limits = isObj(res.limits) ? res.limits : null;
+  // Hot path (every pod of every workload): plain loops, no intermediate sets.
+  if (requests) {
+    for (const name in requests) {
+      if (!isGpu(name)) continue;
+      const q = parseQuantity(requests[name]);
+      if (q !== null && q > 0) out[name] = q;
+    }
+  }
+  if (limits) {
+    for (const name in limits) {
+      if ((requests && name in requests) || !isGpu(name)) continue;
+      const q = parseQuantity(limits[name]);
+      if (q !== null && q > 0) out[name] = q;
+    }
   }
   return out;
 }

@@ -7,19 +7,27 @@ import { meta, objectName, objectNamespace, type KubeObject } from '../k8s.ts';
 
 export function ownedClosure(root: KubeObject, objects: readonly KubeObject[]): KubeObject[] {
   const byUid = new Map<string, KubeObject>();
-  const byKindName = new Map<string, KubeObject>();
   for (const o of objects) {
     const uid = meta(o).uid;
     if (typeof uid === 'string' && uid) byUid.set(uid, o);
-    byKindName.set(`${String(o.kind)}/${objectNamespace(o)}/${objectName(o)}`, o);
   }
+  // Built only when some owner reference's uid matches nothing (hand-written files).
+  let byKindName: Map<string, KubeObject> | null = null;
+  const kindNameKey = (kind: unknown, ns: string, name: unknown) => `${String(kind)}/${ns}/${String(name)}`;
+  const findByKindName = (key: string) => {
+    if (!byKindName) {
+      byKindName = new Map();
+      for (const o of objects) byKindName.set(kindNameKey(o.kind, objectNamespace(o), objectName(o)), o);
+    }
+    return byKindName.get(key);
+  };
   const children = new Map<KubeObject, KubeObject[]>();
   for (const o of objects) {
     const refs = meta(o).ownerReferences;
     if (!Array.isArray(refs)) continue;
     for (const ref of refs) {
       if (!ref || typeof ref !== 'object') continue;
-      const owner = (typeof ref.uid === 'string' && byUid.get(ref.uid)) || byKindName.get(`${String(ref.kind)}/${objectNamespace(o)}/${String(ref.name)}`);
+      const owner = (typeof ref.uid === 'string' && byUid.get(ref.uid)) || findByKindName(kindNameKey(ref.kind, objectNamespace(o), ref.name));
       if (!owner || owner === o) continue;
       const list = children.get(owner);
       if (list) list.push(o);
@@ -30,14 +38,14 @@ export function ownedClosure(root: KubeObject, objects: readonly KubeObject[]): 
   const seen = new Set<KubeObject>([root]);
   const queue: KubeObject[] = [root];
   // Also accept a root that is equal by identity fields but a different object instance in the list.
-  const rootTwin = byUid.get(meta(root).uid ?? '') ?? byKindName.get(`${String(root.kind)}/${objectNamespace(root)}/${objectName(root)}`);
+  const rootUid = meta(root).uid;
+  const rootTwin = (typeof rootUid === 'string' && byUid.get(rootUid)) || findByKindName(kindNameKey(root.kind, objectNamespace(root), objectName(root)));
   if (rootTwin && rootTwin !== root) {
     seen.add(rootTwin);
     queue.push(rootTwin);
   }
-  while (queue.length > 0) {
-    const cur = queue.shift()!;
-    for (const child of children.get(cur) ?? []) {
+  for (let i = 0; i < queue.length; i++) {
+    for (const child of children.get(queue[i]) ?? []) {
       if (seen.has(child)) continue;
       seen.add(child);
       out.push(child);

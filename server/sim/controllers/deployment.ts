@@ -208,6 +208,7 @@ function order(t: string): number {
 export class DeploymentController implements Controller {
   readonly name = 'deployment';
   readonly primary = 'apps/Deployment';
+  readonly priority = 1;
   readonly owns = ['apps/ReplicaSet'];
 
   reconcile(rt: Runtime, ns: string, name: string): void {

@@ -234,6 +234,7 @@ export function jobPod(job: KubeObject, index: number | null): Pod {
 export class JobController implements Controller {
   readonly name = 'job';
   readonly primary = 'batch/Job';
+  readonly priority = 1;
   readonly owns = ['/Pod'];
   reconcile(rt: Runtime, ns: string, name: string): void {
     let job = rt.get('batch/v1', 'Job', ns, name);
@@ -292,6 +293,7 @@ function releaseFinalizer(rt: Runtime, pod: Pod): void {
 export class JobPodFinalizerController implements Controller {
   readonly name = 'job-pod-finalizer';
   readonly primary = 'sim.workload-map.io/JobPodFinalizer';
+  readonly priority = 1;
   readonly watches = [
     {
       gk: '/Pod',

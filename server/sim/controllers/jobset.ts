@@ -297,6 +297,7 @@ export function planJobSet(js: KubeObject, jobs: KubeObject[], nowIso: string): 
 export class JobSetController implements Controller {
   readonly name = 'jobset';
   readonly primary = 'jobset.x-k8s.io/JobSet';
+  readonly priority = 2;
   readonly owns = ['batch/Job'];
 
   reconcile(rt: Runtime, ns: string, name: string): void {

@@ -14,6 +14,7 @@ import { SIM } from './pods.ts';
 import { parseDuration, setCondition } from './meta.ts';
 import { fnv32, rngFor, sha256Hex } from './random.ts';
 import type { Controller, Runtime } from './runtime.ts';
+import type { WatchEvent } from '../store/object-store.ts';
 import type { Condition, Container, ContainerStatus, KubeObject, Pod, PodStatus } from './types.ts';
 
 export interface NodeAddressing {
@@ -36,8 +37,16 @@ interface Timeline {
   imagePullFails: boolean;
 }
 
+let lastSecond = NaN;
+let lastIso = '';
+
 function iso(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const sec = Math.floor(ms / 1000);
+  if (sec !== lastSecond) {
+    lastSecond = sec;
+    lastIso = new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return lastIso;
 }
 
 /** The pod's simulated behaviour: from its sim annotations, else from the options' ranges (seeded per pod). */
@@ -63,13 +72,20 @@ export function timelineOf(pod: Pod, o: ResolvedOptions, attempt: number): Timel
   return { startupMs: Math.round(startup), readyDelayMs: Math.round(readyDelay), runMs, exitCode, imagePullFails: ann[SIM.imagePull] === 'fail' };
 }
 
+const imageIDs = new Map<string, string>();
+
 function imageID(image: string): string {
-  const repo = image.split('@')[0].replace(/:[^/:]+$/, '');
-  return `${repo}@sha256:${sha256Hex(image)}`;
+  let id = imageIDs.get(image);
+  if (!id) {
+    const repo = image.split('@')[0].replace(/:[^/:]+$/, '');
+    id = `${repo}@sha256:${sha256Hex(image)}`;
+    if (imageIDs.size < 10_000) imageIDs.set(image, id);
+  }
+  return id;
 }
 
 function containerID(pod: Pod, c: Container, restart: number): string {
-  const r = rngFor(fnv32(pod.metadata.uid ?? ''), `${c.name}#${restart}`);
+  const r = rngFor(fnv32(`${pod.metadata.namespace}/${pod.metadata.name}`), `${c.name}#${restart}`);
   return `containerd://${r.hex(64)}`;
 }
 
@@ -270,7 +286,22 @@ function backoffUntil(c: ContainerStatus | undefined): string | undefined {
 export class Kubelet implements Controller {
   readonly name = 'kubelet';
   readonly primary = '/Pod';
+  readonly priority = 0;
   private readonly ipCounters = new Map<string, number>();
+
+  init(rt: Runtime): void {
+    rt.instantHooks.push((pod) => this.instantStart(pod, rt));
+  }
+
+  /** Bulk path: a pod placed by the scheduler starts at once (no image pull, ready without delay). */
+  private instantStart(pod: Pod, rt: Runtime): Pod {
+    if (!pod.spec.nodeName || pod.metadata.annotations?.[SIM.imagePull] === 'fail') return pod;
+    const node = rt.get('v1', 'Node', undefined, pod.spec.nodeName);
+    if (!node) return pod;
+    const o = { ...rt.options, podStartup: 0, readinessDelay: 0 };
+    const step = kubeletStep(pod, rt.nowMs(), o, this.addressing(node));
+    return { ...pod, status: step.status };
+  }
 
   private addressing(node: KubeObject): NodeAddressing {
     const status = (node.status ?? {}) as { addresses?: Array<{ type: string; address: string }> };
@@ -288,9 +319,37 @@ export class Kubelet implements Controller {
     };
   }
 
+  /** Pod uid → run time of its containers (Infinity for servers), to skip pods with nothing to do. */
+  private readonly runTimes = new Map<string, number>();
+
+  observe(event: WatchEvent): void {
+    if (event.type === 'DELETED' && event.object.kind === 'Pod') this.runTimes.delete(event.object.metadata.uid!);
+  }
+
+  /** True when a running, ready pod has nothing to report before its exit (most events of a big cluster). */
+  private steady(rt: Runtime, pod: Pod): boolean {
+    const st = pod.status;
+    if (st?.phase !== 'Running' || pod.metadata.deletionTimestamp) return false;
+    const c0 = st.containerStatuses?.[0];
+    if (!c0?.state.running || !c0.ready) return false;
+    const uid = pod.metadata.uid!;
+    let run = this.runTimes.get(uid);
+    if (run === undefined) {
+      run = timelineOf(pod, rt.options, c0.restartCount).runMs;
+      this.runTimes.set(uid, run);
+    }
+    if (run === Infinity) return true;
+    const exitAt = Date.parse(c0.state.running.startedAt) + run;
+    const now = rt.nowMs();
+    if (now >= exitAt) return false;
+    rt.after(this, pod.metadata.namespace ?? '', pod.metadata.name!, exitAt - now);
+    return true;
+  }
+
   reconcile(rt: Runtime, ns: string, name: string): void {
     const pod = rt.get<Pod>('v1', 'Pod', ns, name);
     if (!pod || !pod.spec.nodeName) return;
+    if (this.steady(rt, pod)) return;
     if (pod.metadata.deletionTimestamp) {
       // Containers are stopped; once nothing holds the object the kubelet confirms the deletion.
       if ((pod.metadata.finalizers ?? []).length === 0) rt.delete(pod);

@@ -64,6 +64,7 @@ export function planReplicaSet(rs: KubeObject, pods: Pod[], nowMs: number): Repl
 export class ReplicaSetController implements Controller {
   readonly name = 'replicaset';
   readonly primary = 'apps/ReplicaSet';
+  readonly priority = 1;
   readonly owns = ['/Pod'];
 
   reconcile(rt: Runtime, ns: string, name: string): void {

@@ -137,6 +137,7 @@ function nodeInfoFrom(node: KubeObject, prev: NodeInfo | undefined): NodeInfo {
 export class Scheduler implements Controller {
   readonly name = 'scheduler';
   readonly primary = '/Pod';
+  readonly priority = 0;
   private readonly nodes = new Map<string, NodeInfo>();
   private cpuNodes: NodeInfo[] = [];
   private gpuNodes: NodeInfo[] = [];
@@ -152,13 +153,32 @@ export class Scheduler implements Controller {
   init(rt: Runtime): void {
     for (const n of rt.list('v1', 'Node')) this.upsertNode(n);
     for (const p of rt.list<Pod>('v1', 'Pod')) this.account(p);
+    rt.instantHooks.push((pod) => this.instantBind(pod, rt));
+  }
+
+  /** Bulk path: picks the node before the pod is stored (capacity is booked when its ADDED event arrives). */
+  private instantBind(pod: Pod, rt: Runtime): Pod {
+    if (pod.spec.nodeName || (pod.spec.schedulingGates ?? []).length > 0 || pod.metadata.labels?.[GANG_LABEL]) return pod;
+    const node = this.findFit(pod, podRequests(pod.spec));
+    if (!node) return pod;
+    const st = pod.status ?? {};
+    return {
+      ...pod,
+      spec: { ...pod.spec, nodeName: node.name },
+      status: { ...st, conditions: setCondition(st.conditions, { type: 'PodScheduled', status: 'True', lastProbeTime: null }, rt.now()) },
+    };
   }
 
   private upsertNode(n: KubeObject): void {
     const prev = this.nodes.get(n.metadata.name!);
     const info = nodeInfoFrom(n, prev);
     this.nodes.set(info.name, info);
-    this.rebuildLists();
+    if (!prev) (info.hasGpu ? this.gpuNodes : this.cpuNodes).push(info);
+    else if (prev.hasGpu !== info.hasGpu) this.rebuildLists();
+    else {
+      const list = info.hasGpu ? this.gpuNodes : this.cpuNodes;
+      list[list.indexOf(prev)] = info;
+    }
     this.capacityFreed = true;
   }
 
@@ -294,13 +314,12 @@ export class Scheduler implements Controller {
   private bind(rt: Runtime, pod: Pod, node: NodeInfo): void {
     this.book(pod.metadata.uid!, node.name, this.requestOf(pod));
     this.waiting.delete(`${pod.metadata.namespace}/${pod.metadata.name}`);
-    // Like the pods/binding subresource: nodeName first, then the PodScheduled condition.
-    const bound = rt.update<Pod>({ ...pod, spec: { ...pod.spec, nodeName: node.name } });
-    const status = bound.status ?? {};
-    rt.setStatus(bound, {
-      ...status,
-      conditions: setCondition(status.conditions, { type: 'PodScheduled', status: 'True', lastProbeTime: null }, rt.now()),
-    });
+    // Like the pods/binding subresource: nodeName and the PodScheduled condition in one write. A store
+    // that keeps status on main-resource updates (status subresource semantics) gets a status write too.
+    const st = pod.status ?? {};
+    const status = { ...st, conditions: setCondition(st.conditions, { type: 'PodScheduled', status: 'True', lastProbeTime: null }, rt.now()) };
+    const bound = rt.update<Pod>({ ...pod, spec: { ...pod.spec, nodeName: node.name }, status });
+    if (bound.status?.conditions?.find((c) => c.type === 'PodScheduled')?.status !== 'True') rt.setStatus(bound, status);
   }
 
   private markPending(rt: Runtime, pod: Pod, reason: string, message: string): void {

@@ -122,6 +122,7 @@ export function statefulSetPod(sts: KubeObject, ordinal: number, revisionName: s
 export class StatefulSetController implements Controller {
   readonly name = 'statefulset';
   readonly primary = 'apps/StatefulSet';
+  readonly priority = 1;
   readonly owns = ['/Pod'];
 
   reconcile(rt: Runtime, ns: string, name: string): void {

@@ -78,6 +78,8 @@ export interface SimHandle {
   stop(): Promise<void>;
   /** Stops and restarts the HTTP server on the same port; objects, history and resourceVersions are kept. */
   restart(): Promise<void>;
+  /** Watch streams open right now (tests wait on it). */
+  openWatches(): number;
 }
 
 interface ControllersModule {
@@ -203,6 +205,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
       store.close();
       if (options.stateFile) saveState(store, options.stateFile);
     },
+    openWatches: () => server.openWatchCount(),
     async restart() {
       if (stopped) throw new Error('the simulator was stopped');
       await server.close();

@@ -71,7 +71,11 @@ export function raw(sim: SimHandle, method: string, path: string, opts: { body?:
     const headers: Record<string, string> = {};
     const token = opts.token === undefined ? sim.adminToken : opts.token;
     if (token) headers.Authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['Content-Type'] = opts.contentType ?? 'application/json';
+    if (body !== undefined) {
+      headers['Content-Type'] = opts.contentType ?? 'application/json';
+      // Node sends DELETE bodies without framing unless told the length.
+      headers['Content-Length'] = String(Buffer.byteLength(body));
+    }
     if (opts.accept) headers.Accept = opts.accept;
     const req = request(url, { method, headers, ca: sim.caPem }, (res) => {
       const chunks: Buffer[] = [];

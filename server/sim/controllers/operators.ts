@@ -1,8 +1,10 @@
 /** Every framework operator of the simulation, in one list (index.ts registers them). */
 
 import { JobSetController } from './jobset.ts';
+import { MPIJobController } from './mpijob.ts';
+import { PyTorchJobController } from './pytorchjob.ts';
 import type { Controller } from './runtime.ts';
 
 export function operatorControllers(): Controller[] {
-  return [new JobSetController()];
+  return [new JobSetController(), new PyTorchJobController(), new MPIJobController()];
 }

@@ -54,7 +54,10 @@ export interface SimOptions {
   bookmarkIntervalMs?: number;
   /** Install the framework CRDs (default true). */
   installCrds?: boolean;
-  /** Start the simulated controllers when they are available (default: true unless scenario is 'empty'). */
+  /**
+   * Run the simulated controllers (scheduler, kubelet, workload controllers, operators) when they are
+   * available (default true). Tests that want objects to stay exactly as written turn them off.
+   */
   controllers?: boolean;
   /**
    * HTTPS with a generated self-signed certificate (default true). Over plain http kubectl sends no
@@ -84,6 +87,15 @@ export interface SimHandle {
 
 interface ControllersModule {
   startControllers(store: ObjectStore, options: Record<string, unknown>): { stop(): void | Promise<void> };
+}
+
+interface SimClockLike {
+  date(): Date;
+  now(): number;
+}
+
+interface ClockModule {
+  SimClock: { realtime(speed?: number): SimClockLike };
 }
 
 interface ScenariosModule {
@@ -135,7 +147,17 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     console.warn(`sim: API server bound to ${host}; every request needs a bearer token`);
   }
 
-  const store = new MemoryStore({ historySize: options.historySize });
+  const scenario = options.scenario ?? 'empty';
+  const controllersModule = options.controllers === false ? undefined : await optionalImport<ControllersModule>('./controllers/index.ts');
+  const scenariosModule = scenario === 'empty' ? undefined : await optionalImport<ScenariosModule>('./scenarios/index.ts');
+  if (scenario !== 'empty' && !scenariosModule) {
+    throw new Error(`scenario "${scenario}" is not available yet (server/sim/scenarios/index.ts is missing)`);
+  }
+  // One clock for controllers, timestamps and table ages, so a faster-than-real demo stays consistent.
+  const clock = controllersModule || scenariosModule ? (await optionalImport<ClockModule>('./clock.ts'))?.SimClock.realtime(options.clockSpeed ?? 1) : undefined;
+  const now = clock ? () => clock.date() : () => new Date();
+
+  const store = new MemoryStore({ historySize: options.historySize, now });
   const registry = new Registry();
   for (const d of builtinResources()) registry.add(d);
   store.setKindPolicy((group, kind) => {
@@ -154,6 +176,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     store, registry, faults, rules, host,
     bookmarkIntervalMs: options.bookmarkIntervalMs,
     onRequest: options.onRequest,
+    now: () => now().getTime(),
     tls: cert,
     anonymous: useTls ? undefined : rules[0],
   });
@@ -164,26 +187,14 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   mkdirSync(dirname(kubeconfigPath), { recursive: true });
   writeFileSync(kubeconfigPath, kubeconfigYaml({ server: url, token: adminToken, caPem: cert?.cert }), { mode: 0o600 });
 
-  const scenario = options.scenario ?? 'empty';
   const stoppers: Array<() => void | Promise<void>> = [];
-  const wantControllers = options.controllers ?? scenario !== 'empty';
-  if (wantControllers || scenario !== 'empty') {
-    const controllers = await optionalImport<ControllersModule>('./controllers/index.ts');
-    const scenarios = await optionalImport<ScenariosModule>('./scenarios/index.ts');
-    if (scenario !== 'empty' && !scenarios) {
-      await server.close();
-      throw new Error(`scenario "${scenario}" is not available yet (server/sim/scenarios/index.ts is missing)`);
-    }
-    const clockModule = await optionalImport<{ SimClock: { realtime(speed?: number): unknown } }>('./clock.ts');
-    const clock = clockModule?.SimClock.realtime(options.clockSpeed ?? 1);
-    if (wantControllers && controllers) {
-      const c = controllers.startControllers(store, { clock, seed: options.seed });
-      stoppers.push(() => c.stop());
-    }
-    if (scenarios && scenario !== 'empty') {
-      const result = (await scenarios.applyScenario(store, scenario, { clock, seed: options.seed, ...(options.scale ?? {}) })) as { stop?: () => void } | undefined;
-      if (result && typeof result.stop === 'function') stoppers.push(() => result.stop!());
-    }
+  if (controllersModule && clock) {
+    const c = controllersModule.startControllers(store, { clock, seed: options.seed });
+    stoppers.push(() => c.stop());
+  }
+  if (scenariosModule && scenario !== 'empty') {
+    const result = (await scenariosModule.applyScenario(store, scenario, { clock, seed: options.seed, ...(options.scale ?? {}) })) as { stop?: () => void } | undefined;
+    if (result && typeof result.stop === 'function') stoppers.push(() => result.stop!());
   }
 
   let stopped = false;

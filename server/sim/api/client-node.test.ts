@@ -19,7 +19,7 @@ describe('@kubernetes/client-node against the simulated cluster', () => {
   const requests: RequestLogEntry[] = [];
 
   before(async () => {
-    sim = await startSim({ tokens: [{ token: 'reader', user: 'reader', readOnly: true }], onRequest: (r) => requests.push(r) });
+    sim = await startSim({ controllers: false, tokens: [{ token: 'reader', user: 'reader', readOnly: true }], onRequest: (r) => requests.push(r) });
     kc = new k8s.KubeConfig();
     kc.loadFromFile(sim.kubeconfigPath);
     core = kc.makeApiClient(k8s.CoreV1Api);

@@ -30,6 +30,8 @@ describe('kubectl against the simulated cluster', { skip: kubectlSkip }, () => {
 
   before(async () => {
     sim = await startSim({
+      // Objects stay exactly as the tests write them (no scheduler, kubelet or controllers).
+      controllers: false,
       tokens: [
         { token: RESTRICTED, user: 'alice', namespaces: ['team-a', 'team-b'], readOnly: true },
         { token: NOPODS, user: 'bob', deny: [{ resources: ['pods'], verbs: ['list', 'watch'] }] },

@@ -20,7 +20,7 @@ describe('simulated API server protocol', () => {
   let sim: SimHandle;
 
   before(async () => {
-    sim = await startSim({ bookmarkIntervalMs: 200, historySize: 50 });
+    sim = await startSim({ controllers: false, bookmarkIntervalMs: 200, historySize: 50 });
   });
 
   after(async () => {
@@ -334,11 +334,11 @@ describe('simulated API server protocol', () => {
 
     it('a state file carries objects across processes; resourceVersions never go back', async () => {
       const stateFile = join(mkdtempSync(join(tmpdir(), 'wmap-state-')), 'state.json');
-      const first = await startSim({ stateFile, installCrds: false });
+      const first = await startSim({ controllers: false, stateFile, installCrds: false });
       first.store.create(cm('persisted'));
       const rv = Number(first.store.resourceVersion());
       await first.stop();
-      const second = await startSim({ stateFile, installCrds: false });
+      const second = await startSim({ controllers: false, stateFile, installCrds: false });
       try {
         const got = JSON.parse((await raw(second, 'GET', `${CMS}/persisted`)).body) as KubeObject;
         assert.equal(got.metadata.name, 'persisted');

@@ -59,6 +59,8 @@ export interface ApiServerOptions {
   bookmarkIntervalMs?: number;
   /** Called for each finished request (tests assert request sequences with it). */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** Clock for table ages (the simulated clock when controllers run). */
+  now?: () => number;
   /** Serve HTTPS with this certificate (kubectl sends bearer tokens only over TLS). */
   tls?: { cert: string; key: string };
   /**
@@ -94,6 +96,7 @@ export class ApiServer {
   private readonly onRequest?: (entry: RequestLogEntry) => void;
   private readonly tls?: { cert: string; key: string };
   private readonly anonymous?: AccessRule;
+  private readonly now: () => number;
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private readonly watches = new Map<string, Set<WatchSession>>();
@@ -113,6 +116,7 @@ export class ApiServer {
     this.onRequest = opts.onRequest;
     this.tls = opts.tls;
     this.anonymous = opts.anonymous;
+    this.now = opts.now ?? Date.now;
     this.offFaults = this.faults.on((ev) => {
       if (ev === 'drop-watches') this.dropAllWatches();
     });
@@ -438,7 +442,7 @@ export class ApiServer {
     if (p.subresource === 'scale') return this.sendJson(ctx.res, 200, this.scaleOf(desc, obj));
     const out = this.presenter(desc, p.version)(obj);
     if (wantsTable(ctx.req.headers.accept)) {
-      return this.sendJson(ctx.res, 200, buildTable(desc, [out], { version: p.version, includeObject: this.includeObject(ctx.url.searchParams), resourceVersion: this.store.resourceVersion() }));
+      return this.sendJson(ctx.res, 200, buildTable(desc, [out], { now: this.now(), version: p.version, includeObject: this.includeObject(ctx.url.searchParams), resourceVersion: this.store.resourceVersion() }));
     }
     this.sendJson(ctx.res, 200, encodeObject(out));
   }
@@ -489,7 +493,7 @@ export class ApiServer {
     if (remaining !== undefined) meta.remainingItemCount = remaining;
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
     if (wantsTable(ctx.req.headers.accept)) {
-      const table = buildTable(desc, items.map(present), { version: p.version, includeObject: this.includeObject(q), resourceVersion: listRv, continueToken: nextToken, remainingItemCount: remaining });
+      const table = buildTable(desc, items.map(present), { now: this.now(), version: p.version, includeObject: this.includeObject(q), resourceVersion: listRv, continueToken: nextToken, remainingItemCount: remaining });
       const head = `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":${JSON.stringify(table.metadata)},"columnDefinitions":${JSON.stringify(table.columnDefinitions)},"rows":[`;
       await writeJoined(res, head, table.rows.length, (i) => JSON.stringify(table.rows[i]), ']}');
       return;
@@ -520,7 +524,7 @@ export class ApiServer {
     const table = wantsTable(ctx.req.headers.accept);
     const include = this.includeObject(q);
     const encode = table
-      ? (o: KubeObject, first: boolean) => JSON.stringify(buildTable(desc, [present(o)], { version: p.version, includeObject: include, noHeaders: !first, resourceVersion: o.metadata.resourceVersion }))
+      ? (o: KubeObject, first: boolean) => JSON.stringify(buildTable(desc, [present(o)], { now: this.now(), version: p.version, includeObject: include, noHeaders: !first, resourceVersion: o.metadata.resourceVersion }))
       : (o: KubeObject) => encodeObject(present(o));
     const gk = `${desc.group}/${desc.kind}`;
     const explicitRv = rv !== '' && rv !== '0' && sendInitial !== true;

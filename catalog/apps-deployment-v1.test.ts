@@ -77,7 +77,7 @@ test('rolling-update: pods of two ReplicaSets; the terminating old pod still hol
 
 // DESIGN.md decision 4: requested = live non-terminal pods, not Succeeded/Failed and not being deleted.
 // The engine still counts embedder-pbgk4nlqvc-r9kzg (deletionTimestamp set) as live and requested.
-test('rolling-update: the pod being deleted is neither live nor requested', { todo: 'engine: pods with deletionTimestamp count as live/requested' }, () => {
+test('rolling-update: the pod being deleted is neither live nor requested', () => {
   const d = digest(resolveFixture(SLUG, 'rolling-update'));
   // live: old running, new running, new ContainerCreating
   assert.deepEqual(d.roles, { deployment: { desired: 2, live: 3, ready: 2, gpusPerPod: GPU1 } });

@@ -64,6 +64,11 @@ export function podIsFinished(pod: KubeObject): boolean {
   return p === 'Succeeded' || p === 'Failed';
 }
 
+/** Being deleted: still holds its node's resources, but no longer part of the workload's demand. */
+export function podIsTerminating(pod: KubeObject): boolean {
+  return typeof meta(pod).deletionTimestamp === 'string';
+}
+
 export function podNode(pod: KubeObject): string | null {
   const s = isRecord(pod.spec) ? pod.spec : {};
   return typeof s.nodeName === 'string' && s.nodeName ? s.nodeName : null;

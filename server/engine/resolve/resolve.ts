@@ -8,7 +8,7 @@ import { EngineFailure, engineError, type EngineError } from '../errors.ts';
 import { addToTotal, emptyTotal, isDefaultGpuResource, podSpecGpus, type GpuResourceMatcher } from '../gpu.ts';
 import { previewGang } from '../gang.ts';
 import {
-  apiGroupOf, describeObject, isPod, meta, objectName, objectNamespace, podIsFinished, podNode, podPhase, podReady, podRestarts,
+  apiGroupOf, describeObject, isPod, meta, objectName, objectNamespace, podIsFinished, podIsTerminating, podNode, podPhase, podReady, podRestarts,
   type KubeObject,
 } from '../k8s.ts';
 import { evaluateStatus } from '../status.ts';
@@ -106,13 +106,14 @@ export function resolveWorkload(def: CompiledDefinition, root: KubeObject, objec
       if (tp.instance !== null) {
         const key = `${tp.component}\u0000${tp.instance}`;
         const l = live.get(key) ?? { live: 0, ready: 0 };
-        if (!podIsFinished(pod)) l.live++;
+        if (!podIsFinished(pod) && !podIsTerminating(pod)) l.live++;
         if (tp.ready) l.ready++;
         live.set(key, l);
       }
     }
     // Requested and allocated count every owned pod, claimed or not: the GPUs are held either way.
-    if (!podIsFinished(pod)) addToTotal(tree.gpus.requested, tp.gpus);
+    // A terminating pod is no longer asked for, but holds its GPUs until it is gone.
+    if (!podIsFinished(pod) && !podIsTerminating(pod)) addToTotal(tree.gpus.requested, tp.gpus);
     if (tp.allocated) addToTotal(tree.gpus.allocated, tp.gpus);
   }
 

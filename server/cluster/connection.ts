@@ -1,0 +1,225 @@
+/**
+ * One cluster: discovery, one list+watch per wanted kind, connection state. It watches what the
+ * workloads layer asks for (by group/kind) among the kinds the cluster serves; it knows no definitions.
+ * New CRDs are picked up by watching CustomResourceDefinitions and by periodic rediscovery.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { discover, type DiscoveryResult } from './discovery.ts';
+import { ListWatch, type ListWatchOptions, type ListWatchState } from './list-watch.ts';
+import { groupKind, type ClusterObject, type ServedResource, type WatchEventType } from './types.ts';
+
+export interface ClusterSink {
+  onEvent(cluster: string, gk: string, type: WatchEventType, obj: ClusterObject): void;
+  onList(cluster: string, gk: string, objects: ClusterObject[]): void;
+  onChange(cluster: string): void;
+}
+
+export interface KindState {
+  gk: string;
+  resource: ServedResource;
+  state: ListWatchState;
+  message: string | null;
+  synced: boolean;
+}
+
+export interface ConnectionInfo {
+  name: string;
+  server: string;
+  state: 'connecting' | 'connected' | 'unreachable';
+  message: string | null;
+  servedKinds: number;
+  kinds: KindState[];
+  definitionApis: { karta: string[]; resourceInterface: string[] };
+  lastSyncAt: number | null;
+}
+
+export interface ConnectionOptions {
+  rediscoverMs?: number;
+  listWatch?: ListWatchOptions;
+}
+
+const CRD_GK = groupKind('apiextensions.k8s.io', 'CustomResourceDefinition');
+
+/** CRD objects are large (schemas); only names matter here. */
+function trimCrd(o: ClusterObject): ClusterObject {
+  return { apiVersion: o.apiVersion, kind: o.kind, metadata: { name: o.metadata?.name, uid: o.metadata?.uid, resourceVersion: o.metadata?.resourceVersion } };
+}
+
+export class ClusterConnection {
+  readonly name: string;
+  readonly server: string;
+  private readonly kc: KubeConfig;
+  private readonly sink: ClusterSink;
+  private readonly opts: ConnectionOptions;
+  private discovery: DiscoveryResult | null = null;
+  private wanted = new Map<string, string | undefined>();
+  private readonly watches = new Map<string, { lw: ListWatch; synced: boolean }>();
+  private crdWatch: ListWatch | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = false;
+  private state: ConnectionInfo['state'] = 'connecting';
+  private message: string | null = null;
+  private lastSyncAt: number | null = null;
+  private discovering: Promise<void> | null = null;
+
+  constructor(name: string, server: string, kc: KubeConfig, sink: ClusterSink, opts: ConnectionOptions = {}) {
+    this.name = name;
+    this.server = server;
+    this.kc = kc;
+    this.sink = sink;
+    this.opts = opts;
+  }
+
+  start(): void {
+    void this.rediscover();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    for (const w of this.watches.values()) w.lw.stop();
+    this.watches.clear();
+    this.crdWatch?.stop();
+  }
+
+  /** The kinds to watch (`group/Kind`), each with an optional preferred version. */
+  setWanted(kinds: Map<string, string | undefined>): void {
+    this.wanted = new Map(kinds);
+    this.reconcileWatches();
+  }
+
+  /** Adds kinds without dropping others (e.g. an owner kind seen in an ownerReference). */
+  addWanted(gk: string, version?: string): void {
+    if (this.wanted.has(gk)) return;
+    this.wanted.set(gk, version);
+    this.reconcileWatches();
+  }
+
+  isServed(gk: string): boolean {
+    return !!this.discovery?.resources.some((r) => groupKind(r.group, r.kind) === gk);
+  }
+
+  /** Relists every kind now (after a restart of the API server, or on demand). */
+  relistAll(): void {
+    for (const w of this.watches.values()) w.lw.relist();
+  }
+
+  private async rediscover(): Promise<void> {
+    if (this.discovering) return this.discovering;
+    this.discovering = (async () => {
+      try {
+        this.discovery = await discover(this.kc);
+        if (this.state !== 'connected' || this.message) {
+          this.state = 'connected';
+          this.message = this.discovery.failed.length > 0 ? `API groups not answering: ${this.discovery.failed.join(', ')}` : null;
+          this.sink.onChange(this.name);
+        }
+        this.ensureCrdWatch();
+        this.reconcileWatches();
+      } catch (e) {
+        const msg = e instanceof Error ? e.message : String(e);
+        if (this.state !== 'unreachable' || this.message !== msg) {
+          this.state = 'unreachable';
+          this.message = msg;
+          this.sink.onChange(this.name);
+        }
+      } finally {
+        this.discovering = null;
+        if (!this.stopped) {
+          if (this.timer) clearTimeout(this.timer);
+          const wait = this.state === 'unreachable' ? 5_000 : (this.opts.rediscoverMs ?? 60_000);
+          this.timer = setTimeout(() => void this.rediscover(), wait);
+        }
+      }
+    })();
+    return this.discovering;
+  }
+
+  private ensureCrdWatch(): void {
+    if (this.crdWatch || !this.discovery) return;
+    const r = this.pick(CRD_GK, undefined);
+    if (!r) return;
+    let initial = true;
+    this.crdWatch = new ListWatch(this.kc, r, {
+      onEvent: (type) => { if (type !== 'MODIFIED') void this.rediscover(); },
+      onList: () => { if (!initial) void this.rediscover(); initial = false; },
+      onState: () => {},
+    }, { ...this.opts.listWatch, trim: trimCrd });
+    this.crdWatch.start();
+  }
+
+  private pick(gk: string, version: string | undefined): ServedResource | undefined {
+    const d = this.discovery;
+    if (!d) return undefined;
+    const all = d.resources.filter((r) => groupKind(r.group, r.kind) === gk && r.verbs.includes('list') && r.verbs.includes('watch'));
+    if (all.length === 0) return undefined;
+    const group = all[0].group;
+    return all.find((r) => r.version === version) ?? all.find((r) => r.version === d.preferred.get(group)) ?? all[0];
+  }
+
+  private reconcileWatches(): void {
+    if (this.stopped || !this.discovery) return;
+    for (const [gk, version] of this.wanted) {
+      const r = this.pick(gk, version);
+      const cur = this.watches.get(gk);
+      if (cur && r && cur.lw.resource.version === r.version) continue;
+      if (cur) {
+        cur.lw.stop();
+        this.watches.delete(gk);
+      }
+      if (!r) continue;
+      const entry = { lw: null as unknown as ListWatch, synced: false };
+      entry.lw = new ListWatch(this.kc, r, {
+        onEvent: (type, obj) => {
+          this.lastSyncAt = Date.now();
+          this.sink.onEvent(this.name, gk, type, obj);
+        },
+        onList: (objects) => {
+          entry.synced = true;
+          this.lastSyncAt = Date.now();
+          this.sink.onList(this.name, gk, objects);
+          this.sink.onChange(this.name);
+        },
+        onState: () => this.sink.onChange(this.name),
+      }, this.opts.listWatch);
+      this.watches.set(gk, entry);
+      entry.lw.start();
+    }
+    for (const [gk, w] of this.watches) {
+      if (!this.wanted.has(gk)) {
+        w.lw.stop();
+        this.watches.delete(gk);
+        this.sink.onList(this.name, gk, []);
+      }
+    }
+  }
+
+  /** True when every wanted, served kind has completed its first list (or is forbidden). */
+  synced(): boolean {
+    if (!this.discovery) return false;
+    for (const [gk] of this.wanted) {
+      if (!this.pick(gk, undefined)) continue;
+      const w = this.watches.get(gk);
+      if (!w || (!w.synced && w.lw.state !== 'forbidden')) return false;
+    }
+    return true;
+  }
+
+  info(): ConnectionInfo {
+    const d = this.discovery;
+    const versionsOf = (gk: string) => (d ? d.resources.filter((r) => groupKind(r.group, r.kind) === gk).map((r) => r.version) : []);
+    // A cluster whose every watch fails is unreachable even if discovery answered once.
+    const kinds: KindState[] = [...this.watches.entries()].map(([gk, w]) => ({ gk, resource: w.lw.resource, state: w.lw.state, message: w.lw.message, synced: w.synced }));
+    const allFailing = kinds.length > 0 && kinds.every((k) => k.state === 'error');
+    return {
+      name: this.name,
+      server: this.server,
+      state: allFailing ? 'unreachable' : this.state,
+      message: allFailing ? (kinds[0].message ?? this.message) : this.message,
+      servedKinds: d ? new Set(d.resources.map((r) => groupKind(r.group, r.kind))).size : 0,
+      kinds,
+      definitionApis: { karta: versionsOf(groupKind('run.ai', 'Karta')), resourceInterface: versionsOf(groupKind('optimization.nvidia.com', 'ResourceInterface')) },
+      lastSyncAt: this.lastSyncAt,
+    };
+  }
+}

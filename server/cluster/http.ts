@@ -1,0 +1,137 @@
+/**
+ * HTTP to a Kubernetes API server with the credentials of a kubeconfig context (token, client
+ * certificate, exec plugins, basic auth — whatever @kubernetes/client-node applies). Plain node
+ * http/https, so that watches can be streamed, timed out and aborted exactly as we need.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+
+export interface ApiResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly reason: string;
+  readonly retryAfterSeconds: number | null;
+  constructor(status: number, reason: string, message: string, retryAfterSeconds: number | null = null) {
+    super(message);
+    this.status = status;
+    this.reason = reason;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+async function requestOptions(kc: KubeConfig, method: string, path: string, headers: Record<string, string>): Promise<{ url: URL; opts: https.RequestOptions }> {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new ApiError(0, 'NoCluster', 'the kubeconfig context names no cluster');
+  const url = new URL(path, cluster.server.endsWith('/') ? cluster.server : `${cluster.server}/`);
+  const opts: https.RequestOptions = { method, headers: { ...headers } };
+  await kc.applyToHTTPSOptions(opts);
+  return { url, opts };
+}
+
+function describeStatus(status: number, body: string): { reason: string; message: string } {
+  try {
+    const s = JSON.parse(body) as { reason?: string; message?: string };
+    return { reason: s.reason ?? `HTTP${status}`, message: s.message ?? body.slice(0, 200) };
+  } catch {
+    return { reason: `HTTP${status}`, message: body.slice(0, 200) || `HTTP ${status}` };
+  }
+}
+
+function retryAfter(h: http.IncomingHttpHeaders): number | null {
+  const v = h['retry-after'];
+  const n = typeof v === 'string' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : null;
+}
+
+/** A request whose whole body is read; non-2xx answers throw ApiError with the server's Status. */
+export async function apiRequest(
+  kc: KubeConfig,
+  method: string,
+  path: string,
+  options: { body?: string; contentType?: string; accept?: string; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
+  if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+  const { url, opts } = await requestOptions(kc, method, path, headers);
+  const lib = url.protocol === 'http:' ? http : https;
+  return new Promise((resolve, reject) => {
+    const req = lib.request(url, { ...opts, signal: options.signal, timeout: options.timeoutMs ?? 30_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const status = res.statusCode ?? 0;
+        if (status >= 200 && status < 300) resolve({ status, headers: res.headers, body });
+        else {
+          const d = describeStatus(status, body);
+          reject(new ApiError(status, d.reason, d.message, retryAfter(res.headers)));
+        }
+      });
+    });
+    req.on('timeout', () => req.destroy(new ApiError(0, 'Timeout', `request to ${url.host} timed out`)));
+    req.on('error', (e) => reject(e instanceof ApiError ? e : new ApiError(0, 'Unreachable', `${url.host}: ${e.message}`)));
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}
+
+export async function getJson<T>(kc: KubeConfig, path: string, signal?: AbortSignal): Promise<T> {
+  const r = await apiRequest(kc, 'GET', path, { signal });
+  return JSON.parse(r.body) as T;
+}
+
+/**
+ * Streams newline-delimited JSON (a watch). Resolves when the stream ends; rejects on a non-2xx
+ * answer or a transport error. `onLine` gets each parsed line.
+ */
+export async function streamLines(kc: KubeConfig, path: string, onLine: (value: unknown) => void, signal: AbortSignal): Promise<void> {
+  const { url, opts } = await requestOptions(kc, 'GET', path, { accept: 'application/json' });
+  const lib = url.protocol === 'http:' ? http : https;
+  await new Promise<void>((resolve, reject) => {
+    const req = lib.request(url, { ...opts, signal }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (status < 200 || status >= 300) {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const d = describeStatus(status, Buffer.concat(chunks).toString('utf8'));
+          reject(new ApiError(status, d.reason, d.message, retryAfter(res.headers)));
+        });
+        return;
+      }
+      let buf = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buf += chunk;
+        let nl: number;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl).trim();
+          buf = buf.slice(nl + 1);
+          if (line) {
+            try {
+              onLine(JSON.parse(line));
+            } catch (e) {
+              req.destroy(e instanceof Error ? e : new Error(String(e)));
+              return;
+            }
+          }
+        }
+      });
+      res.on('end', () => resolve());
+      res.on('error', reject);
+      res.on('aborted', () => resolve());
+    });
+    req.on('error', (e) => {
+      if (signal.aborted) resolve();
+      else reject(e instanceof ApiError ? e : new ApiError(0, 'Unreachable', `${url.host}: ${e.message}`));
+    });
+    req.end();
+  });
+}

@@ -1,0 +1,204 @@
+/**
+ * One list+watch of one resource across all namespaces (never per namespace or per workload).
+ * - Lists in pages, then watches from the list's resourceVersion with bookmarks.
+ * - A watch that ends is resumed from the last resourceVersion; 410 Gone (as an ERROR event or an
+ *   HTTP answer) relists, and the consumer reconciles against the full list (deletes included).
+ * - Errors back off exponentially (honouring Retry-After); 403 is reported as forbidden and retried
+ *   slowly, never in a tight loop; a watch that goes silent is restarted by a watchdog.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { resourcePath } from './discovery.ts';
+import { ApiError, getJson, streamLines } from './http.ts';
+import { trimObject } from './trim.ts';
+import type { ClusterObject, ServedResource, WatchEventType } from './types.ts';
+
+export type ListWatchState = 'listing' | 'watching' | 'forbidden' | 'error' | 'stopped';
+
+export interface ListWatchHandlers {
+  onEvent(type: WatchEventType, obj: ClusterObject): void;
+  /** The complete current set after a (re)list: objects not in it are gone. */
+  onList(objects: ClusterObject[]): void;
+  onState(state: ListWatchState, message: string | null): void;
+}
+
+export interface ListWatchOptions {
+  pageSize?: number;
+  /** Server-side watch timeout; the watch is then resumed. */
+  watchTimeoutSeconds?: number;
+  /** Restart a watch that delivered nothing (not even a bookmark) for this long. */
+  inactivityMs?: number;
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+  forbiddenRetryMs?: number;
+  /** Per-object trimming on arrival (default: managed fields and last-applied annotations). */
+  trim?: (o: ClusterObject) => ClusterObject;
+}
+
+interface ListBody {
+  metadata?: { resourceVersion?: string; continue?: string };
+  items?: ClusterObject[];
+  kind?: string;
+  apiVersion?: string;
+}
+
+export class ListWatch {
+  private stopped = false;
+  private abort: AbortController | null = null;
+  private wake: (() => void) | null = null;
+  private resourceVersion: string | null = null;
+  private backoffMs: number;
+  readonly resource: ServedResource;
+  state: ListWatchState = 'listing';
+  message: string | null = null;
+  lastEventAt = 0;
+  /** Completed (re)lists, for tests and diagnostics. */
+  lists = 0;
+
+  constructor(
+    private readonly kc: KubeConfig,
+    resource: ServedResource,
+    private readonly handlers: ListWatchHandlers,
+    private readonly opts: ListWatchOptions = {},
+  ) {
+    this.resource = resource;
+    this.backoffMs = opts.minBackoffMs ?? 500;
+  }
+
+  start(): void {
+    void this.loop();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.abort?.abort();
+    this.wake?.();
+    this.setState('stopped', null);
+  }
+
+  /** Drop the current watch and relist now (used after the server restarted or for tests). */
+  relist(): void {
+    this.resourceVersion = null;
+    this.abort?.abort();
+    this.wake?.();
+  }
+
+  private setState(state: ListWatchState, message: string | null): void {
+    if (state === this.state && message === this.message) return;
+    this.state = state;
+    this.message = message;
+    this.handlers.onState(state, message);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => { this.wake = null; resolve(); }, ms);
+      this.wake = () => { clearTimeout(t); this.wake = null; resolve(); };
+    });
+  }
+
+  private trim(o: ClusterObject): ClusterObject {
+    const t = this.opts.trim ?? trimObject;
+    return t(o);
+  }
+
+  private async list(): Promise<void> {
+    const items: ClusterObject[] = [];
+    let cont: string | undefined;
+    let rv = '';
+    const limit = this.opts.pageSize ?? 500;
+    const groupVersion = this.resource.group ? `${this.resource.group}/${this.resource.version}` : this.resource.version;
+    do {
+      const q = new URLSearchParams({ limit: String(limit) });
+      if (cont) q.set('continue', cont);
+      this.abort = new AbortController();
+      const page = await getJson<ListBody>(this.kc, `${resourcePath(this.resource)}?${q}`, this.abort.signal);
+      // List items carry no apiVersion/kind: restore them, the engine needs both.
+      for (const it of page.items ?? []) items.push(this.trim({ apiVersion: groupVersion, kind: this.resource.kind, ...it }));
+      cont = page.metadata?.continue || undefined;
+      rv = page.metadata?.resourceVersion ?? rv;
+    } while (cont && !this.stopped);
+    if (this.stopped) return;
+    this.resourceVersion = rv;
+    this.lists++;
+    this.lastEventAt = Date.now();
+    this.handlers.onList(items);
+  }
+
+  private async watch(): Promise<void> {
+    const q = new URLSearchParams({
+      watch: '1',
+      allowWatchBookmarks: 'true',
+      timeoutSeconds: String(this.opts.watchTimeoutSeconds ?? 240),
+    });
+    if (this.resourceVersion) q.set('resourceVersion', this.resourceVersion);
+    const abort = new AbortController();
+    this.abort = abort;
+    const inactivity = this.opts.inactivityMs ?? 300_000;
+    let timer = setTimeout(() => abort.abort(), inactivity);
+    const touch = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => abort.abort(), inactivity);
+    };
+    let gone = false;
+    try {
+      await streamLines(this.kc, `${resourcePath(this.resource)}?${q}`, (line) => {
+        touch();
+        const ev = line as { type?: string; object?: ClusterObject & { code?: number; message?: string } };
+        if (!ev || typeof ev !== 'object' || !ev.object) return;
+        if (ev.type === 'BOOKMARK') {
+          const rv = ev.object.metadata?.resourceVersion;
+          if (rv) this.resourceVersion = rv;
+          return;
+        }
+        if (ev.type === 'ERROR') {
+          if (ev.object.code === 410) {
+            gone = true;
+            abort.abort();
+            return;
+          }
+          throw new ApiError(ev.object.code ?? 500, 'WatchError', ev.object.message ?? 'watch error');
+        }
+        if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED' && ev.type !== 'DELETED') return;
+        const rv = ev.object.metadata?.resourceVersion;
+        if (rv) this.resourceVersion = rv;
+        this.lastEventAt = Date.now();
+        this.handlers.onEvent(ev.type, this.trim(ev.object));
+      }, abort.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (gone) this.resourceVersion = null;
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        if (this.resourceVersion === null) {
+          this.setState('listing', null);
+          await this.list();
+          if (this.stopped) return;
+        }
+        this.setState('watching', null);
+        this.backoffMs = this.opts.minBackoffMs ?? 500;
+        await this.watch();
+      } catch (e) {
+        if (this.stopped) return;
+        const err = e instanceof ApiError ? e : new ApiError(0, 'Error', e instanceof Error ? e.message : String(e));
+        if (err.status === 410) {
+          this.resourceVersion = null;
+          continue;
+        }
+        if (err.status === 403) {
+          this.setState('forbidden', err.message);
+          await this.sleep(this.opts.forbiddenRetryMs ?? 120_000);
+          continue;
+        }
+        this.setState('error', err.message);
+        const wait = err.retryAfterSeconds !== null ? err.retryAfterSeconds * 1000 : this.backoffMs;
+        this.backoffMs = Math.min(this.backoffMs * 2, this.opts.maxBackoffMs ?? 30_000);
+        // Jitter so that many kinds do not retry in lockstep.
+        await this.sleep(wait * (0.8 + Math.random() * 0.4));
+      }
+    }
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Which definition serves which kind, per cluster: the catalog everywhere, plus the cluster's own
+ * `run.ai/v1alpha1 Karta` and `optimization.nvidia.com/v1alpha1 ResourceInterface` objects, which
+ * win over the catalog for the same root kind. Broken cluster definitions are kept with their errors
+ * and do not displace a working catalog entry.
+ */
+import { checkDefinition, compileDefinition, type CompiledDefinition, type EngineError, type KubeObject, type LoadedDefinition } from '../engine/index.ts';
+
+export interface DefinitionEntry {
+  name: string;
+  source: 'catalog' | 'cluster';
+  cluster: string | null;
+  loaded: LoadedDefinition;
+  compiled: CompiledDefinition | null;
+  errors: EngineError[];
+  /** The document as stored (for YAML display). */
+  document: unknown;
+}
+
+export function entryFromCatalog(loaded: LoadedDefinition, compiled: CompiledDefinition | null, errors: EngineError[]): DefinitionEntry {
+  return { name: loaded.name, source: 'catalog', cluster: null, loaded, compiled, errors, document: loaded.definition };
+}
+
+export function entryFromClusterObject(cluster: string, obj: KubeObject): DefinitionEntry {
+  const name = obj.metadata?.name ?? '(unnamed)';
+  // The API server already defaulted and pruned the object; status and server fields are not ours.
+  const { status: _status, ...doc } = obj as Record<string, unknown>;
+  const meta = (doc.metadata ?? {}) as Record<string, unknown>;
+  const cleanMeta: Record<string, unknown> = { name: meta.name };
+  if (meta.labels) cleanMeta.labels = meta.labels;
+  if (meta.annotations) cleanMeta.annotations = meta.annotations;
+  const clean = { ...doc, metadata: cleanMeta };
+  const loaded = checkDefinition(clean, 'cluster', `${obj.kind} ${name} in cluster ${cluster}`);
+  const { compiled, errors } = compileDefinition(loaded);
+  return { name, source: 'cluster', cluster, loaded, compiled, errors: loaded.errors.length > 0 ? loaded.errors : errors, document: clean };
+}
+
+/** Root group/kind of a definition: `jobset.x-k8s.io/JobSet`. */
+export function rootGroupKind(d: CompiledDefinition): string {
+  return `${d.rootKind.group}/${d.rootKind.kind}`;
+}
+
+export class DefinitionSet {
+  private readonly catalog: DefinitionEntry[];
+  private readonly byCluster = new Map<string, Map<string, DefinitionEntry>>();
+  private effectiveCache = new Map<string, Map<string, CompiledDefinition[]>>();
+
+  constructor(catalog: DefinitionEntry[]) {
+    this.catalog = catalog;
+  }
+
+  setClusterDefinition(cluster: string, uid: string, entry: DefinitionEntry | null): void {
+    let m = this.byCluster.get(cluster);
+    if (!m) {
+      m = new Map();
+      this.byCluster.set(cluster, m);
+    }
+    if (entry) m.set(uid, entry);
+    else m.delete(uid);
+    this.effectiveCache.delete(cluster);
+  }
+
+  clusterEntries(cluster: string): DefinitionEntry[] {
+    return [...(this.byCluster.get(cluster)?.values() ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  all(): DefinitionEntry[] {
+    return [...this.catalog, ...[...this.byCluster.keys()].sort().flatMap((c) => this.clusterEntries(c))];
+  }
+
+  /** group/Kind → definitions serving it in this cluster, the cluster's own first. */
+  effective(cluster: string): Map<string, CompiledDefinition[]> {
+    const cached = this.effectiveCache.get(cluster);
+    if (cached) return cached;
+    const m = new Map<string, CompiledDefinition[]>();
+    const add = (d: CompiledDefinition) => {
+      const gk = rootGroupKind(d);
+      const list = m.get(gk);
+      if (list) list.push(d);
+      else m.set(gk, [d]);
+    };
+    for (const e of this.clusterEntries(cluster)) if (e.compiled) add(e.compiled);
+    for (const e of this.catalog) if (e.compiled) add(e.compiled);
+    this.effectiveCache.set(cluster, m);
+    return m;
+  }
+
+  /** The definition for an object: same group and kind; the exact version preferred. */
+  forObject(cluster: string, gk: string, apiVersion: string | undefined): CompiledDefinition | undefined {
+    const list = this.effective(cluster).get(gk);
+    if (!list) return undefined;
+    const version = apiVersion?.split('/').pop();
+    return list.find((d) => d.rootKind.version === version) ?? list[0];
+  }
+
+  /** Every kind the definitions of a cluster mention (roots, components, additional child kinds), with versions. */
+  mentionedKinds(cluster: string): Map<string, string | undefined> {
+    const out = new Map<string, string | undefined>();
+    for (const list of this.effective(cluster).values()) {
+      for (const d of list) {
+        out.set(rootGroupKind(d), d.rootKind.version);
+        const sd = d.definition.spec.structureDefinition;
+        for (const c of sd.childComponents ?? []) if (c.kind?.kind) { const gk = `${c.kind.group ?? ''}/${c.kind.kind}`; if (!out.has(gk)) out.set(gk, c.kind.version); }
+        for (const k of sd.additionalChildKinds ?? []) { const gk = `${k.group}/${k.kind}`; if (!out.has(gk)) out.set(gk, k.version); }
+      }
+    }
+    return out;
+  }
+}

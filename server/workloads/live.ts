@@ -1,0 +1,151 @@
+/**
+ * The live side: cluster connections feeding the workload index. Decides which kinds each cluster
+ * watches (core kinds, every kind the definitions mention, definition CRDs, and owner kinds seen in
+ * ownerReferences), and reports each cluster's connection state in the row contract's terms.
+ */
+import { ClusterConnection, groupKind, type ClusterConfig, type ClusterObject, type ConnectionOptions } from '../cluster/index.ts';
+import type { KubeObject } from '../engine/index.ts';
+import { DefinitionSet, entryFromCatalog, type DefinitionEntry } from './definitions.ts';
+import type { ClusterInfo } from './row.ts';
+import { CORE_KINDS, DEFINITION_KINDS, WorkloadIndex, type IndexOptions } from './workload-index.ts';
+
+export interface LiveOptions {
+  clusters: ClusterConfig[];
+  catalog: DefinitionEntry[];
+  connection?: ConnectionOptions;
+  index?: IndexOptions;
+  /** Longest time a cluster's rows are held back waiting for its initial lists. */
+  initialSyncTimeoutMs?: number;
+}
+
+/**
+ * Kinds never watched even when a definition lists them (as `additionalChildKinds` for RBAC):
+ * they own no pods, and Secrets must not be held by a dashboard at all.
+ */
+const NEVER_WATCHED = new Set([
+  '/Secret', '/ConfigMap', '/ServiceAccount', '/Service', '/Endpoints', '/Event', '/PersistentVolumeClaim',
+  'rbac.authorization.k8s.io/Role', 'rbac.authorization.k8s.io/RoleBinding', 'rbac.authorization.k8s.io/ClusterRole',
+  'rbac.authorization.k8s.io/ClusterRoleBinding', 'networking.k8s.io/Ingress', 'networking.k8s.io/NetworkPolicy',
+  'autoscaling/HorizontalPodAutoscaler', 'policy/PodDisruptionBudget', 'discovery.k8s.io/EndpointSlice', 'events.k8s.io/Event',
+]);
+
+export type ClustersListener = (clusters: ClusterInfo[]) => void;
+
+export class LiveWorkloads {
+  readonly index: WorkloadIndex;
+  private readonly connections = new Map<string, ClusterConnection>();
+  private readonly ownerKinds = new Map<string, Set<string>>();
+  private readonly listeners = new Set<ClustersListener>();
+  private readonly startedAt = new Map<string, number>();
+  private readonly opts: LiveOptions;
+  private changeTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(opts: LiveOptions) {
+    this.opts = opts;
+    const defs = new DefinitionSet(opts.catalog);
+    this.index = new WorkloadIndex(defs, {
+      ...opts.index,
+      isExpectedKind: (cluster, gk) => {
+        const conn = this.connections.get(cluster);
+        return !!conn && conn.isServed(gk) && this.wantedKinds(cluster).has(gk);
+      },
+      isSynced: (cluster) => {
+        const conn = this.connections.get(cluster);
+        if (!conn) return true;
+        return conn.synced() || Date.now() - (this.startedAt.get(cluster) ?? 0) > (opts.initialSyncTimeoutMs ?? 5_000);
+      },
+    });
+    this.index.onDefinitionsChanged = (cluster) => this.connections.get(cluster)?.setWanted(this.wantedKinds(cluster));
+  }
+
+  static catalogEntries(entries: Array<{ loaded: DefinitionEntry['loaded']; compiled: DefinitionEntry['compiled']; errors: DefinitionEntry['errors'] }>): DefinitionEntry[] {
+    return entries.map((e) => entryFromCatalog(e.loaded, e.compiled, e.errors));
+  }
+
+  wantedKinds(cluster: string): Map<string, string | undefined> {
+    const m = new Map<string, string | undefined>(CORE_KINDS);
+    for (const gk of DEFINITION_KINDS) m.set(gk, undefined);
+    for (const [gk, v] of this.index.definitions.mentionedKinds(cluster)) if (!m.has(gk)) m.set(gk, v);
+    for (const gk of this.ownerKinds.get(cluster) ?? []) if (!m.has(gk)) m.set(gk, undefined);
+    for (const gk of NEVER_WATCHED) m.delete(gk);
+    return m;
+  }
+
+  start(): void {
+    for (const c of this.opts.clusters) {
+      const conn = new ClusterConnection(c.name, c.server, c.kc, {
+        onEvent: (cluster, _gk, type, obj) => {
+          this.noteOwners(cluster, obj);
+          if (type === 'DELETED') this.index.remove(cluster, obj as KubeObject);
+          else this.index.upsert(cluster, obj as KubeObject);
+        },
+        onList: (cluster, gk, objects) => {
+          for (const o of objects) this.noteOwners(cluster, o);
+          this.index.replaceKind(cluster, gk, objects as KubeObject[]);
+        },
+        onChange: () => this.clustersChanged(),
+      }, this.opts.connection);
+      this.connections.set(c.name, conn);
+      this.startedAt.set(c.name, Date.now());
+      conn.setWanted(this.wantedKinds(c.name));
+      conn.start();
+    }
+  }
+
+  stop(): void {
+    for (const c of this.connections.values()) c.stop();
+    this.connections.clear();
+    if (this.changeTimer) clearTimeout(this.changeTimer);
+  }
+
+  connection(name: string): ClusterConnection | undefined {
+    return this.connections.get(name);
+  }
+
+  /** Owners of a kind nobody asked for (an operator's own CR) are watched too, so chains stay whole. */
+  private noteOwners(cluster: string, obj: ClusterObject): void {
+    for (const ref of obj.metadata?.ownerReferences ?? []) {
+      if (!ref?.kind) continue;
+      const av = ref.apiVersion ?? '';
+      const gk = groupKind(av.includes('/') ? av.slice(0, av.indexOf('/')) : '', ref.kind);
+      let s = this.ownerKinds.get(cluster);
+      if (!s) this.ownerKinds.set(cluster, (s = new Set()));
+      if (s.has(gk) || this.wantedKinds(cluster).has(gk)) continue;
+      s.add(gk);
+      const conn = this.connections.get(cluster);
+      if (conn?.isServed(gk)) conn.addWanted(gk);
+    }
+  }
+
+  subscribeClusters(l: ClustersListener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  private clustersChanged(): void {
+    if (this.changeTimer) return;
+    this.changeTimer = setTimeout(() => {
+      this.changeTimer = null;
+      const infos = this.clusters();
+      for (const l of this.listeners) l(infos);
+    }, 50);
+  }
+
+  clusters(): ClusterInfo[] {
+    return [...this.connections.values()].map((conn) => {
+      const i = conn.info();
+      return {
+        name: i.name,
+        state: i.state,
+        message: i.message,
+        server: i.server,
+        servedKinds: i.servedKinds,
+        watchedKinds: i.kinds.map((k) => k.resource.resource + (k.resource.group ? `.${k.resource.group}` : '')).sort(),
+        forbiddenKinds: i.kinds.filter((k) => k.state === 'forbidden').map((k) => k.resource.resource + (k.resource.group ? `.${k.resource.group}` : '')).sort(),
+        definitionApis: i.definitionApis,
+        lastSyncAt: i.lastSyncAt ? new Date(i.lastSyncAt).toISOString() : null,
+        synced: conn.synced(),
+      };
+    });
+  }
+}

@@ -1,0 +1,360 @@
+/**
+ * The live workload index: objects of every cluster joined with the definitions into rows.
+ * - An owner index (uid → owned uids) and owner walking (object → top-level workload) make one pod
+ *   event re-resolve exactly one workload.
+ * - Top-level objects are those a definition serves that no present (or expected) object owns:
+ *   a JobSet, a bare Job or Deployment via the core definitions, but not the Jobs of a JobSet.
+ * - Changes are coalesced per workload over a short window and emitted as row deltas with a
+ *   monotonically increasing sequence number; recent deltas are kept so clients can resume.
+ */
+import { resolveWorkload, type KubeObject, type WorkloadTree } from '../engine/index.ts';
+import type { DefinitionSet} from './definitions.ts';
+import { entryFromClusterObject } from './definitions.ts';
+import { rowOfTree } from './row-of-tree.ts';
+import type { RowDelta, WorkloadRow } from './row.ts';
+
+export const DEFINITION_KINDS = new Set(['run.ai/Karta', 'optimization.nvidia.com/ResourceInterface']);
+
+/** Kinds that own pods in every framework; watched whether or not a definition mentions them. */
+export const CORE_KINDS = new Map<string, string>([
+  ['/Pod', 'v1'],
+  ['batch/Job', 'v1'],
+  ['batch/CronJob', 'v1'],
+  ['apps/ReplicaSet', 'v1'],
+  ['apps/Deployment', 'v1'],
+  ['apps/StatefulSet', 'v1'],
+]);
+
+export function groupKindOf(o: KubeObject): string {
+  const av = typeof o.apiVersion === 'string' ? o.apiVersion : '';
+  const i = av.indexOf('/');
+  return `${i < 0 ? '' : av.slice(0, i)}/${String(o.kind)}`;
+}
+
+function uidOf(o: KubeObject): string {
+  return typeof o.metadata?.uid === 'string' ? o.metadata.uid : '';
+}
+
+interface ClusterObjects {
+  objects: Map<string, KubeObject>;
+  /** owner uid → owned uids (owners may not have arrived yet). */
+  children: Map<string, Set<string>>;
+  /** group/Kind → uids */
+  byKind: Map<string, Set<string>>;
+  /** root uid → row id of the rows currently emitted */
+  roots: Map<string, string>;
+  dirty: Set<string>;
+}
+
+export interface IndexOptions {
+  coalesceMs?: number;
+  historySize?: number;
+  /** Which kinds are expected (watched and served): an owner of such a kind may still arrive. */
+  isExpectedKind?: (cluster: string, gk: string) => boolean;
+  /** Hold a cluster's deltas until this says it finished its initial lists. */
+  isSynced?: (cluster: string) => boolean;
+  now?: () => number;
+}
+
+export type DeltaListener = (deltas: RowDelta[]) => void;
+
+export class WorkloadIndex {
+  readonly definitions: DefinitionSet;
+  private readonly clusters = new Map<string, ClusterObjects>();
+  private readonly rows = new Map<string, WorkloadRow>();
+  private readonly rowRoot = new Map<string, { cluster: string; uid: string }>();
+  private readonly listeners = new Set<DeltaListener>();
+  private readonly history: RowDelta[] = [];
+  private seq = 0;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly opts: IndexOptions;
+  /** Called when the set of kinds worth watching may have changed (definitions changed). */
+  onDefinitionsChanged: ((cluster: string) => void) | null = null;
+
+  constructor(definitions: DefinitionSet, opts: IndexOptions = {}) {
+    this.definitions = definitions;
+    this.opts = opts;
+  }
+
+  private cluster(name: string): ClusterObjects {
+    let c = this.clusters.get(name);
+    if (!c) {
+      c = { objects: new Map(), children: new Map(), byKind: new Map(), roots: new Map(), dirty: new Set() };
+      this.clusters.set(name, c);
+    }
+    return c;
+  }
+
+  get currentSeq(): number {
+    return this.seq;
+  }
+
+  subscribe(l: DeltaListener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  allRows(): WorkloadRow[] {
+    return [...this.rows.values()];
+  }
+
+  row(id: string): WorkloadRow | undefined {
+    return this.rows.get(id);
+  }
+
+  /** Deltas after `seq`, or null when they are no longer kept (the client needs a snapshot). */
+  deltasSince(seq: number): RowDelta[] | null {
+    if (seq === this.seq) return [];
+    if (seq > this.seq) return null;
+    const first = this.history[0];
+    if (!first || first.seq > seq + 1) return null;
+    return this.history.filter((d) => d.seq > seq);
+  }
+
+  objectCount(cluster?: string): number {
+    if (cluster) return this.clusters.get(cluster)?.objects.size ?? 0;
+    let n = 0;
+    for (const c of this.clusters.values()) n += c.objects.size;
+    return n;
+  }
+
+  // ----- object events -----
+
+  upsert(cluster: string, obj: KubeObject): void {
+    const c = this.cluster(cluster);
+    const uid = uidOf(obj);
+    if (!uid) return;
+    const prev = c.objects.get(uid);
+    if (prev) this.markAffected(cluster, c, prev);
+    if (prev) this.unlinkOwners(c, uid, prev);
+    c.objects.set(uid, obj);
+    const gk = groupKindOf(obj);
+    let kindSet = c.byKind.get(gk);
+    if (!kindSet) c.byKind.set(gk, (kindSet = new Set()));
+    kindSet.add(uid);
+    for (const ref of obj.metadata?.ownerReferences ?? []) {
+      if (!ref?.uid) continue;
+      let s = c.children.get(ref.uid);
+      if (!s) c.children.set(ref.uid, (s = new Set()));
+      s.add(uid);
+    }
+    if (DEFINITION_KINDS.has(gk)) this.definitionChanged(cluster, uid, obj);
+    this.markAffected(cluster, c, obj);
+    // Objects that were waiting for this owner may have been roots of their own.
+    for (const child of c.children.get(uid) ?? []) if (c.roots.has(child)) c.dirty.add(child);
+    this.scheduleFlush();
+  }
+
+  remove(cluster: string, obj: KubeObject): void {
+    const c = this.cluster(cluster);
+    const uid = uidOf(obj);
+    const prev = c.objects.get(uid);
+    if (!prev) return;
+    this.markAffected(cluster, c, prev);
+    this.unlinkOwners(c, uid, prev);
+    c.objects.delete(uid);
+    c.byKind.get(groupKindOf(prev))?.delete(uid);
+    if (DEFINITION_KINDS.has(groupKindOf(prev))) this.definitionChanged(cluster, uid, null);
+    for (const child of c.children.get(uid) ?? []) {
+      const o = c.objects.get(child);
+      if (o) this.markAffected(cluster, c, o);
+    }
+    this.scheduleFlush();
+  }
+
+  /** A complete list of one kind: reconcile (objects missing from it are deleted). */
+  replaceKind(cluster: string, gk: string, objects: KubeObject[]): void {
+    const c = this.cluster(cluster);
+    const keep = new Set(objects.map(uidOf));
+    for (const uid of [...(c.byKind.get(gk) ?? [])]) {
+      if (!keep.has(uid)) {
+        const o = c.objects.get(uid);
+        if (o) this.remove(cluster, o);
+      }
+    }
+    for (const o of objects) {
+      const prev = c.objects.get(uidOf(o));
+      // Unchanged objects (same resourceVersion) need no work: a relist after 410 stays cheap.
+      if (prev && prev.metadata?.resourceVersion && prev.metadata.resourceVersion === o.metadata?.resourceVersion) continue;
+      this.upsert(cluster, o);
+    }
+    this.scheduleFlush();
+  }
+
+  /** Forget a cluster entirely (removed from the configuration). */
+  dropCluster(cluster: string): void {
+    const c = this.clusters.get(cluster);
+    if (!c) return;
+    for (const uid of c.roots.keys()) c.dirty.add(uid);
+    c.objects.clear();
+    c.children.clear();
+    c.byKind.clear();
+    this.flushCluster(cluster, c);
+    this.clusters.delete(cluster);
+  }
+
+  private unlinkOwners(c: ClusterObjects, uid: string, obj: KubeObject): void {
+    for (const ref of obj.metadata?.ownerReferences ?? []) {
+      if (!ref?.uid) continue;
+      const s = c.children.get(ref.uid);
+      s?.delete(uid);
+      if (s && s.size === 0) c.children.delete(ref.uid);
+    }
+  }
+
+  private definitionChanged(cluster: string, uid: string, obj: KubeObject | null): void {
+    this.definitions.setClusterDefinition(cluster, uid, obj ? entryFromClusterObject(cluster, obj) : null);
+    this.recomputeCluster(cluster);
+    this.onDefinitionsChanged?.(cluster);
+  }
+
+  /** Definitions changed: every object may have become (or stopped being) a workload. */
+  recomputeCluster(cluster: string): void {
+    const c = this.cluster(cluster);
+    for (const uid of c.roots.keys()) c.dirty.add(uid);
+    for (const [gk, uids] of c.byKind) {
+      if (!this.definitions.effective(cluster).has(gk)) continue;
+      for (const uid of uids) c.dirty.add(uid);
+    }
+    this.scheduleFlush();
+  }
+
+  // ----- roots -----
+
+  private isRoot(cluster: string, c: ClusterObjects, obj: KubeObject): boolean {
+    const gk = groupKindOf(obj);
+    if (!this.definitions.effective(cluster).has(gk)) return false;
+    for (const ref of obj.metadata?.ownerReferences ?? []) {
+      if (!ref) continue;
+      if (ref.uid && c.objects.has(ref.uid)) return false;
+      const av = ref.apiVersion ?? '';
+      const refGk = `${av.includes('/') ? av.slice(0, av.indexOf('/')) : ''}/${String(ref.kind)}`;
+      // The owner has not arrived yet but will (its kind is watched): not top-level.
+      if (this.opts.isExpectedKind?.(cluster, refGk) ?? this.definitions.effective(cluster).has(refGk)) return false;
+    }
+    return true;
+  }
+
+  /** The top-level workload an object belongs to, by walking owners (controller first). */
+  private rootOf(cluster: string, c: ClusterObjects, obj: KubeObject): string | null {
+    let cur: KubeObject | undefined = obj;
+    const seen = new Set<string>();
+    while (cur) {
+      const uid = uidOf(cur);
+      if (seen.has(uid)) return null;
+      seen.add(uid);
+      if (this.isRoot(cluster, c, cur)) return uid;
+      const refs: NonNullable<NonNullable<KubeObject['metadata']>['ownerReferences']> = cur.metadata?.ownerReferences ?? [];
+      const ref = refs.find((r) => r?.controller && r.uid && c.objects.has(r.uid)) ?? refs.find((r) => r?.uid && c.objects.has(r.uid));
+      cur = ref?.uid ? c.objects.get(ref.uid) : undefined;
+    }
+    return null;
+  }
+
+  private markAffected(cluster: string, c: ClusterObjects, obj: KubeObject): void {
+    const r = this.rootOf(cluster, c, obj);
+    if (r) c.dirty.add(r);
+  }
+
+  private ownedBy(c: ClusterObjects, rootUid: string): KubeObject[] {
+    const out: KubeObject[] = [];
+    const seen = new Set<string>([rootUid]);
+    const queue = [rootUid];
+    for (let i = 0; i < queue.length; i++) {
+      for (const child of c.children.get(queue[i]) ?? []) {
+        if (seen.has(child)) continue;
+        seen.add(child);
+        const o = c.objects.get(child);
+        if (!o) continue;
+        out.push(o);
+        queue.push(child);
+      }
+    }
+    return out;
+  }
+
+  /** Resolves one workload now (for the detail API). */
+  resolve(cluster: string, rootUid: string): { tree: WorkloadTree; object: KubeObject } | null {
+    const c = this.clusters.get(cluster);
+    const obj = c?.objects.get(rootUid);
+    if (!c || !obj) return null;
+    const def = this.definitions.forObject(cluster, groupKindOf(obj), obj.apiVersion);
+    if (!def) return null;
+    return { tree: resolveWorkload(def, obj, this.ownedBy(c, rootUid), { cluster, ownedOnly: true }), object: obj };
+  }
+
+  rootOfRow(id: string): { cluster: string; uid: string } | undefined {
+    return this.rowRoot.get(id);
+  }
+
+  // ----- flushing -----
+
+  private scheduleFlush(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.flush();
+    }, this.opts.coalesceMs ?? 10);
+  }
+
+  /** Resolves every dirty workload and emits the deltas (also called by tests directly). */
+  flush(): RowDelta[] {
+    const out: RowDelta[] = [];
+    let held = false;
+    for (const [name, c] of this.clusters) {
+      if (this.opts.isSynced && !this.opts.isSynced(name)) {
+        if (c.dirty.size > 0) held = true;
+        continue;
+      }
+      out.push(...this.flushCluster(name, c));
+    }
+    if (held && !this.flushTimer) this.flushTimer = setTimeout(() => { this.flushTimer = null; this.flush(); }, 100);
+    return out;
+  }
+
+  private flushCluster(cluster: string, c: ClusterObjects): RowDelta[] {
+    if (c.dirty.size === 0) return [];
+    const deltas: RowDelta[] = [];
+    const dirty = [...c.dirty];
+    c.dirty.clear();
+    for (const uid of dirty) {
+      const obj = c.objects.get(uid);
+      const prevId = c.roots.get(uid);
+      let row: WorkloadRow | null = null;
+      if (obj && this.isRoot(cluster, c, obj)) {
+        const r = this.resolve(cluster, uid);
+        if (r) row = rowOfTree(r.tree, typeof obj.metadata?.creationTimestamp === 'string' ? obj.metadata.creationTimestamp : null);
+      }
+      if (prevId && (!row || row.id !== prevId)) {
+        c.roots.delete(uid);
+        this.rows.delete(prevId);
+        this.rowRoot.delete(prevId);
+        deltas.push({ seq: ++this.seq, op: 'remove', id: prevId });
+      }
+      if (row) {
+        const before = this.rows.get(row.id);
+        c.roots.set(uid, row.id);
+        this.rowRoot.set(row.id, { cluster, uid });
+        if (!before || JSON.stringify(before) !== JSON.stringify(row)) {
+          this.rows.set(row.id, row);
+          deltas.push({ seq: ++this.seq, op: 'upsert', id: row.id, row });
+        }
+      }
+    }
+    if (deltas.length > 0) this.emit(deltas);
+    return deltas;
+  }
+
+  private emit(deltas: RowDelta[]): void {
+    const max = this.opts.historySize ?? 20_000;
+    this.history.push(...deltas);
+    if (this.history.length > max) this.history.splice(0, this.history.length - max);
+    for (const l of this.listeners) {
+      try {
+        l(deltas);
+      } catch {
+        // A failing listener (a closed stream) must not stop the others.
+      }
+    }
+  }
+}

@@ -15,6 +15,7 @@ import { ctrlRef, getCondition, isPodActive, isPodRunning, mergeMaps } from './m
 import { buildPod, SIM } from './pods.ts';
 import { TK, applyTrainingPlan } from './pytorchjob.ts';
 import type { ReplicaSpec, RunPolicy } from './pytorchjob.ts';
+import { deepEqual } from './runtime.ts';
 import type { Controller, Runtime } from './runtime.ts';
 import { service } from './services.ts';
 import type { EnvVar, KubeObject, Pod } from './types.ts';
@@ -235,7 +236,7 @@ export function planMPIJob(mj: KubeObject, workers: Pod[], launcher: KubeObject 
   const status: KubeflowJobStatus = { conditions: conds, replicaStatuses: { Launcher: l, ...(spec.mpiReplicaSpecs.Worker ? { Worker: w } : {}) } };
   if (startTime) status.startTime = startTime;
   if (completionTime) status.completionTime = completionTime;
-  const changed = JSON.stringify(status) !== JSON.stringify({ conditions: prev.conditions, replicaStatuses: prev.replicaStatuses, startTime: prev.startTime, completionTime: prev.completionTime });
+  const changed = !deepEqual(status, { conditions: prev.conditions, replicaStatuses: prev.replicaStatuses, startTime: prev.startTime, completionTime: prev.completionTime });
   status.lastReconcileTime = changed || !prev.lastReconcileTime ? nowIso : prev.lastReconcileTime;
   plan.status = status;
   return plan;

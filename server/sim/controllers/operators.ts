@@ -3,8 +3,18 @@
 import { JobSetController } from './jobset.ts';
 import { MPIJobController } from './mpijob.ts';
 import { PyTorchJobController } from './pytorchjob.ts';
+import { RayClusterController } from './raycluster.ts';
+import { RayJobController } from './rayjob.ts';
+import { RayServiceController } from './rayservice.ts';
 import type { Controller } from './runtime.ts';
 
 export function operatorControllers(): Controller[] {
-  return [new JobSetController(), new PyTorchJobController(), new MPIJobController()];
+  return [
+    new JobSetController(),
+    new PyTorchJobController(),
+    new MPIJobController(),
+    new RayClusterController(),
+    new RayJobController(),
+    new RayServiceController(),
+  ];
 }

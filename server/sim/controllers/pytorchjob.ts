@@ -10,6 +10,7 @@ import { hasCondition, setJobCondition } from './kubeflow.ts';
 import type { KubeflowJobStatus, ReplicaStatus } from './kubeflow.ts';
 import { ctrlRef, isPodActive, isPodRunning, podRestarts } from './meta.ts';
 import { buildPod } from './pods.ts';
+import { deepEqual } from './runtime.ts';
 import type { Controller, Runtime } from './runtime.ts';
 import { service } from './services.ts';
 import type { Container, EnvVar, KubeObject, Pod, PodTemplateSpec } from './types.ts';
@@ -251,7 +252,7 @@ export function planPyTorchJob(job: KubeObject, pods: Pod[], nowIso: string): Tr
   if (startTime) status.startTime = startTime;
   if (completionTime) status.completionTime = completionTime;
   // lastReconcileTime moves only with real changes, so a steady job causes no writes.
-  const changed = JSON.stringify({ ...status }) !== JSON.stringify({ conditions: prev.conditions, replicaStatuses: prev.replicaStatuses, startTime: prev.startTime, completionTime: prev.completionTime });
+  const changed = !deepEqual({ ...status }, { conditions: prev.conditions, replicaStatuses: prev.replicaStatuses, startTime: prev.startTime, completionTime: prev.completionTime });
   status.lastReconcileTime = changed || !prev.lastReconcileTime ? nowIso : prev.lastReconcileTime;
   plan.status = status;
   return plan;

@@ -436,6 +436,15 @@ export class Runtime {
     return cur ?? this.create(desired);
   }
 
+  /** Like apply, for Services: the allocated cluster IP of an existing Service is kept. */
+  applyService<T extends KubeObject>(desired: T): T {
+    const cur = this.store.get(desired.apiVersion, desired.kind, desired.metadata.namespace, desired.metadata.name!) as T | undefined;
+    if (!cur) return this.create(desired);
+    const cs = (cur.spec ?? {}) as Record<string, unknown>;
+    const ds = (desired.spec ?? {}) as Record<string, unknown>;
+    return this.syncObject(cur, { ...desired, spec: { ...ds, clusterIP: cs.clusterIP, clusterIPs: cs.clusterIPs } });
+  }
+
   /** Creates `desired` if missing, else syncs it. */
   apply<T extends KubeObject>(desired: T): T {
     const cur = this.store.get(desired.apiVersion, desired.kind, desired.metadata.namespace, desired.metadata.name!) as T | undefined;

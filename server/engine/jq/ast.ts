@@ -26,10 +26,12 @@ export type Node = Base &
   (
     | { t: 'identity' }
     | { t: 'recurse_default' }
-    | { t: 'field'; target: Node; name: string }
-    | { t: 'index'; target: Node; index: Node }
-    | { t: 'slice'; target: Node; from: Node | null; to: Node | null }
-    | { t: 'iterate'; target: Node }
+    // `opt`: a `?` right after this suffix guards the indexing step only, not the target (`.a.b?` is
+    // `.a | .b?` in jq and gojq: an error from `.a` still propagates)
+    | { t: 'field'; target: Node; name: string; opt?: true }
+    | { t: 'index'; target: Node; index: Node; opt?: true }
+    | { t: 'slice'; target: Node; from: Node | null; to: Node | null; opt?: true }
+    | { t: 'iterate'; target: Node; opt?: true }
     | { t: 'try'; body: Node; handler: Node | null }
     | { t: 'literal'; value: JqValue }
     | { t: 'string'; parts: Array<string | Node>; format: string | null }

@@ -1,4 +1,4 @@
-import { fail, typeErrorPreview } from './errors.ts';
+import { fail, preview, typeErrorPreview } from './errors.ts';
 import { fromGen, fromOne, withArgValues } from './runtime.ts';
 import type { Compiled, PathGen } from './types.ts';
 import type { JqValue } from './values.ts';
@@ -42,6 +42,11 @@ export function defineV(name: string, arity: number, fn: (x: JqValue, args: JqVa
 
 export function typeError(name: string, v: JqValue): never {
   return fail(`${name} cannot be applied to: ${typeErrorPreview(v)}`);
+}
+
+/** gojq's message for a function applied to an input it does not accept, with its argument shown. */
+export function typeError1(name: string, v: JqValue, arg: JqValue): never {
+  return fail(`${name}(${preview(arg)}) cannot be applied to: ${typeErrorPreview(v)}`);
 }
 
 export function num(name: string, v: JqValue): number {

@@ -2,7 +2,7 @@
  * Control-flow, path and type builtins. Functions jq defines in jq (select, recurse, first, limit, paths …) are
  * native here, with the same output order, so that no builtin needs the jq-level prelude at run time.
  */
-import { arr, define, define0, defineV, num, typeError } from './builtin-registry.ts';
+import { arr, define, define0, defineV, num, typeError, typeError1 } from './builtin-registry.ts';
 import { fail, JqRuntimeError, typeErrorPreview } from './errors.ts';
 import { add as addValues, iterValues } from './ops.ts';
 import type { Path } from './path-ops.ts';
@@ -224,7 +224,7 @@ function firstOf(g: (emit: Emit) => void): JqValue | undefined {
 function rangeLoop(from: JqValue, upto: JqValue, by: JqValue, emit: Emit): void {
   if (typeof from !== 'number' || typeof upto !== 'number' || typeof by !== 'number') {
     const bad = typeof from !== 'number' ? from : typeof upto !== 'number' ? upto : by;
-    fail(`range/3 cannot be applied to: ${typeErrorPreview(bad)}`);
+    typeError('range', bad);
   }
   const f = from as number;
   const u = upto as number;
@@ -550,18 +550,15 @@ function fromEntries(x: JqValue): JqValue {
   const o: JqObject = {};
   for (const e of iterValues(x)) {
     if (!isObject(e)) return fail(`expected an object but got: ${typeErrorPreview(e)}`);
-    let k: JqValue = getKey(e, 'key');
-    if (k === null || k === false) k = getKey(e, 'k');
-    for (const alt of ['name', 'Name', 'K', 'Key']) {
+    // `.key // .k // .name // .Name // .K // .Key` (jq 1.7; gojq reads the key, Key, name and Name subset)
+    let k: JqValue = null;
+    for (const name of ['key', 'k', 'name', 'Name', 'K', 'Key']) {
+      k = getKey(e, name);
       if (k !== null && k !== false) break;
-      k = getKey(e, alt);
     }
-    let key: string;
-    if (typeof k === 'string') key = k;
-    else if (k === null || typeof k === 'number' || typeof k === 'boolean') key = encode(k);
-    else return fail(`expected a string for object key but got: ${typeErrorPreview(k)}`);
+    if (typeof k !== 'string') return fail(`expected a string for object key but got: ${typeErrorPreview(k)}`);
     const v = hasKey(e, 'value') ? e.value : hasKey(e, 'v') ? e.v : getKey(e, 'Value');
-    setKey(o, key, v);
+    setKey(o, k, v);
   }
   return o;
 }
@@ -635,25 +632,31 @@ define0('keys', (x) => {
 function has(x: JqValue, k: JqValue): boolean {
   if (isObject(x) && typeof k === 'string') return hasKey(x, k);
   if (Array.isArray(x) && typeof k === 'number') return k >= 0 && k < x.length;
-  return fail(`cannot check whether ${typeErrorPreview(x)} has a key: ${typeErrorPreview(k)}`);
+  if (x === null) return false;
+  return typeError1('has', x, k);
 }
 defineV('has', 1, (x, [k]) => has(x, k));
 define('in', 1, ([o]) => fromGen((x, env, emit) => o.gen(x, env, (ov) => emit(has(ov, x)))));
 
-function contains(a: JqValue, b: JqValue): boolean {
-  if (isObject(a) && isObject(b)) {
-    return objectKeys(b).every((k) => hasKey(a, k) && contains(a[k], b[k]));
-  }
-  if (Array.isArray(a) && Array.isArray(b)) return b.every((y) => a.some((x) => contains(x, y)));
+/** Containment; a type mismatch is an error only at the top level (nested mismatches are just false). */
+function containsValue(a: JqValue, b: JqValue): boolean | undefined {
+  if (isObject(a) && isObject(b)) return objectKeys(b).every((k) => hasKey(a, k) && containsValue(a[k], b[k]) === true);
+  if (Array.isArray(a) && Array.isArray(b)) return b.every((y) => a.some((x) => containsValue(x, y) === true));
   if (typeof a === 'string' && typeof b === 'string') return a.includes(b);
-  if (typeOf(a) === typeOf(b)) return encode(a) === encode(b);
-  return fail(`cannot check contains(${b === null ? 'null' : typeErrorPreview(b).replace(/^[a-z]+ \((.*)\)$/, '$1')}): ${typeErrorPreview(a)}`);
+  if (typeof a === 'number' && typeof b === 'number') return a === b;
+  if (a === b) return true;
+  return undefined;
+}
+
+function contains(a: JqValue, b: JqValue): boolean {
+  const r = containsValue(a, b);
+  return r === undefined ? typeError1('contains', a, b) : r;
 }
 defineV('contains', 1, (x, [b]) => contains(x, b));
 define('inside', 1, ([b]) => fromGen((x, env, emit) => b.gen(x, env, (bv) => emit(contains(bv, x)))));
 
 define0('add', (x) => {
-  if (x === null) return null;
+  if (x === null || typeof x !== 'object') return typeError('add', x);
   let acc: JqValue = null;
   for (const v of iterValues(x)) acc = addValues(acc, v);
   return acc;
@@ -718,20 +721,18 @@ defineV('fmin', 2, (_x, [a, b]) => Math.min(num('fmin', a), num('fmin', b)));
 defineV('fmax', 2, (_x, [a, b]) => Math.max(num('fmax', a), num('fmax', b)));
 define0('infinite', () => Infinity);
 define0('nan', () => NaN);
-define0('isinfinite', (x) => {
-  const n = num('isinfinite', x);
-  return n === Infinity || n === -Infinity;
-});
-define0('isnan', (x) => Number.isNaN(num('isnan', x)));
-define0('isnormal', (x) => isNormal(num('isnormal', x)));
+// gojq: isinfinite/isnormal are false for non-numbers, isnan is false for null.
+define0('isinfinite', (x) => x === Infinity || x === -Infinity);
+define0('isnan', (x) => (x === null ? false : Number.isNaN(num('isnan', x))));
+define0('isnormal', (x) => typeof x === 'number' && isNormal(x));
 
 const NUMBER_TEXT = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 define0('tonumber', (x) => {
   if (typeof x === 'number') return x;
   if (typeof x === 'string') {
-    const t = x.trim();
-    if (!NUMBER_TEXT.test(t)) return fail(`cannot parse ${JSON.stringify(x)} as number`);
-    return Number(t);
+    // gojq accepts exactly its number literal syntax: no surrounding space, no sign other than a leading minus
+    if (!NUMBER_TEXT.test(x)) return fail(`tonumber cannot be applied to: ${typeErrorPreview(x)}: invalid number`);
+    return Number(x);
   }
   return typeError('tonumber', x);
 });

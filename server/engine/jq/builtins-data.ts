@@ -1,5 +1,5 @@
 /** Builtins over arrays and strings: sorting, grouping, searching, string and regex functions. */
-import { arr, define, define0, defineV, num, str, typeError } from './builtin-registry.ts';
+import { arr, define, define0, defineV, num, str, typeError, typeError1 } from './builtin-registry.ts';
 import { fail, typeErrorPreview } from './errors.ts';
 import { arrayIndices, iterValues } from './ops.ts';
 import { captureObject, cpLength, cpSlice, matches, splitRegex, test } from './regex.ts';
@@ -63,11 +63,8 @@ define0('max', (x) => extreme('max', x, null, null, true));
 define('min_by', 1, ([f]) => fromOne((x, env) => extreme('min_by', x, f, env, false)));
 define('max_by', 1, ([f]) => fromOne((x, env) => extreme('max_by', x, f, env, true)));
 
-define0('reverse', (x) => {
-  if (x === null) return [];
-  if (typeof x === 'string') return Array.from(x).reverse().join('');
-  return arr('reverse', x).slice().reverse();
-});
+// Arrays only (gojq); null gives [] as in jq.
+define0('reverse', (x) => (x === null ? [] : arr('reverse', x).slice().reverse()));
 
 function flatten(xs: JqValue[], depth: number, out: JqValue[]): JqValue[] {
   for (const v of xs) {
@@ -76,11 +73,13 @@ function flatten(xs: JqValue[], depth: number, out: JqValue[]): JqValue[] {
   }
   return out;
 }
-define0('flatten', (x) => flatten(arr('flatten', x), -1, []));
+// Objects flatten their values (gojq and jq).
+const flattenInput = (x: JqValue): JqValue[] => (x !== null && typeof x === 'object' ? iterValues(x) : typeError('flatten', x));
+define0('flatten', (x) => flatten(flattenInput(x), -1, []));
 defineV('flatten', 1, (x, [d]) => {
   const depth = num('flatten', d);
   if (depth < 0) return fail('flatten depth must not be negative');
-  return flatten(arr('flatten', x), depth, []);
+  return flatten(flattenInput(x), depth, []);
 });
 
 define0('transpose', (x) => {
@@ -159,7 +158,7 @@ function stringIndices(s: string, sub: string): number[] {
   return out;
 }
 
-function indicesOf(x: JqValue, k: JqValue): JqValue {
+function indicesOf(name: string, x: JqValue, k: JqValue): JqValue {
   if (x === null) return null;
   if (typeof x === 'string' && typeof k === 'string') return stringIndices(x, k);
   if (Array.isArray(x)) {
@@ -170,23 +169,22 @@ function indicesOf(x: JqValue, k: JqValue): JqValue {
     });
     return out;
   }
-  if (typeof x === 'string') return fail(`cannot index string with ${typeErrorPreview(k)}`);
-  return fail(`expected an array but got: ${typeErrorPreview(x)}`);
+  return typeError1(name, x, k);
 }
-defineV('indices', 1, (x, [k]) => indicesOf(x, k));
+defineV('indices', 1, (x, [k]) => indicesOf('indices', x, k));
 defineV('index', 1, (x, [k]) => {
-  const r = indicesOf(x, k);
+  const r = indicesOf('index', x, k);
   return Array.isArray(r) && r.length > 0 ? r[0] : null;
 });
 defineV('rindex', 1, (x, [k]) => {
-  const r = indicesOf(x, k);
+  const r = indicesOf('rindex', x, k);
   return Array.isArray(r) && r.length > 0 ? r[r.length - 1] : null;
 });
 
 // ---- strings ---------------------------------------------------------------------------------------------------------
 
-defineV('startswith', 1, (x, [p]) => str('startswith', x).startsWith(str('startswith', p)));
-defineV('endswith', 1, (x, [p]) => str('endswith', x).endsWith(str('endswith', p)));
+defineV('startswith', 1, (x, [p]) => (typeof x === 'string' && typeof p === 'string' ? x.startsWith(p) : typeError1('startswith', x, p)));
+defineV('endswith', 1, (x, [p]) => (typeof x === 'string' && typeof p === 'string' ? x.endsWith(p) : typeError1('endswith', x, p)));
 defineV('ltrimstr', 1, (x, [p]) => (typeof x === 'string' && typeof p === 'string' && x.startsWith(p) ? x.slice(p.length) : x));
 defineV('rtrimstr', 1, (x, [p]) =>
   typeof x === 'string' && typeof p === 'string' && x.endsWith(p) && p !== '' ? x.slice(0, x.length - p.length) : x,
@@ -211,7 +209,8 @@ define0('ascii', (x) => String.fromCodePoint(num('ascii', x)));
 defineV('split', 1, (x, [sep]) => {
   const s = str('split', x);
   const p = str('split', sep);
-  if (s === '') return [];
+  // Go's strings.Split semantics (gojq): "" splits into characters, and "" split by a separator is [""]
+  // (jq 1.7 gives [] for the latter).
   if (p === '') return Array.from(s);
   return s.split(p);
 });

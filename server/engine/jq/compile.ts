@@ -222,10 +222,10 @@ export class Compiler {
     const steps: Array<string | number> = [];
     let base: Node = node;
     while (true) {
-      if (base.t === 'field') {
+      if (base.t === 'field' && !base.opt) {
         steps.push(base.name);
         base = base.target;
-      } else if (base.t === 'index' && base.index.t === 'literal' && typeof base.index.value === 'number') {
+      } else if (base.t === 'index' && !base.opt && base.index.t === 'literal' && typeof base.index.value === 'number') {
         steps.push(base.index.value);
         base = base.target;
       } else break;
@@ -235,6 +235,7 @@ export class Compiler {
       const b = this.compile(base, scope);
       return this.compileSteps(b, steps);
     }
+    if (node.opt) return this.compileOptionalSuffix(node, scope);
     if (node.t === 'iterate') {
       const t = this.compile(node.target, scope);
       const tp = (): PathGen => {
@@ -298,6 +299,63 @@ export class Compiler {
     }
     // field without constant steps cannot happen (handled above)
     return compileError('internal: unexpected suffix', node.pos);
+  }
+
+  /**
+   * `X.k?`, `X[e]?`, `X[a:b]?`, `X[]?`: errors of the indexing step produce no output; errors of X and of the
+   * key expressions still propagate.
+   */
+  private compileOptionalSuffix(node: NodeOf<'field' | 'index' | 'slice' | 'iterate'>, scope: Scope | null): Compiled {
+    const t = this.compile(node.target, scope);
+    const keys: Compiled[] = [];
+    if (node.t === 'index') keys.push(this.compile(node.index, scope));
+    if (node.t === 'slice') keys.push(node.from ? this.compile(node.from, scope) : NULL_LITERAL, node.to ? this.compile(node.to, scope) : NULL_LITERAL);
+    // step(v, keyValues, emit): the guarded operation, emitting its results with the path keys they add
+    type StepEmit = (v: JqValue, key: PathKey) => void;
+    let step: (v: JqValue, ks: JqValue[], emit: StepEmit) => void;
+    switch (node.t) {
+      case 'field': {
+        const name = node.name;
+        step = (v, _ks, emit) => emit(indexField(v, name), name);
+        break;
+      }
+      case 'index':
+        step = (v, [k], emit) => {
+          const pk: PathKey = typeof k === 'string' || typeof k === 'number' || isObject(k) ? k : invalidPath(k);
+          emit(indexValue(v, k), pk);
+        };
+        break;
+      case 'slice':
+        step = (v, [f, e], emit) => emit(slice(v, f, e), { start: f, end: e });
+        break;
+      default:
+        step = (v, _ks, emit) => {
+          if (Array.isArray(v)) v.forEach((c, i) => emit(c, i));
+          else if (v !== null && typeof v === 'object') for (const k of objectKeys(v)) emit(v[k], k);
+        };
+    }
+    const guardedStep = (v: JqValue, ks: JqValue[], emit: StepEmit): void => {
+      const out: Array<[JqValue, PathKey]> = [];
+      try {
+        step(v, ks, (r, k) => out.push([r, k]));
+      } catch (e) {
+        if (e instanceof JqRuntimeError) return;
+        throw e;
+      }
+      for (const [r, k] of out) emit(r, k);
+    };
+    const withKeys = (x: JqValue, env: Env | null, f: (ks: JqValue[]) => void): void => {
+      if (keys.length === 0) f([]);
+      else if (keys.length === 1) keys[0].gen(x, env, (k) => f([k]));
+      else keys[0].gen(x, env, (a) => keys[1].gen(x, env, (b) => f([a, b])));
+    };
+    return fromGen(
+      (x, env, emit) => withKeys(x, env, (ks) => t.gen(x, env, (v) => guardedStep(v, ks, (r) => emit(r)))),
+      () => {
+        const tp = t.path();
+        return (x, p, env, emit) => withKeys(x, env, (ks) => tp(x, p, env, (v, q) => guardedStep(v, ks, (r, k) => emit(r, [...q, k]))));
+      },
+    );
   }
 
   private indexPath(t: Compiled, k: Compiled): PathGen {
@@ -934,5 +992,6 @@ export class Compiler {
 }
 
 const IDENTITY_ONE: One = (x) => x;
+const NULL_LITERAL: Compiled = fromOne(() => null);
 export const IDENTITY: Compiled = fromOne(IDENTITY_ONE, () => (x, p, _env, emit) => emit(x, p));
 

@@ -193,22 +193,33 @@ class Parser {
 
   private parsePostfix(allowAs: boolean): Node {
     let term = this.parsePrimary();
+    // true right after a suffix (`.k`, `[…]`) applied in this loop, so `X.k?` guards only the suffix while
+    // `(X.k)?` (a parenthesised primary) guards everything
+    let afterSuffix = false;
     while (true) {
       const t = this.peek();
       if (t.kind === 'field') {
         this.next();
         term = { t: 'field', target: term, name: t.text, pos: t.pos };
+        afterSuffix = true;
       } else if (t.kind === 'punct' && t.text === '.' && this.peek(1).kind === 'str_start') {
         this.next();
         term = this.stringIndex(term, this.parseString(null), t.pos);
+        afterSuffix = true;
       } else if (t.kind === 'punct' && t.text === '.' && this.isPunct('[', 1)) {
         this.next();
         term = this.parseBracketSuffix(term);
+        afterSuffix = true;
       } else if (t.kind === 'punct' && t.text === '[') {
         term = this.parseBracketSuffix(term);
+        afterSuffix = true;
       } else if (t.kind === 'punct' && t.text === '?') {
         this.next();
-        term = { t: 'try', body: term, handler: null, pos: t.pos };
+        const s = term;
+        if (afterSuffix && (s.t === 'field' || s.t === 'index' || s.t === 'slice' || s.t === 'iterate') && s.target.t !== 'identity') {
+          term = { ...s, opt: true };
+        } else term = { t: 'try', body: term, handler: null, pos: t.pos };
+        afterSuffix = false;
       } else if (allowAs && t.kind === 'keyword' && t.text === 'as') {
         this.next();
         const pattern = this.parsePattern();

@@ -112,12 +112,11 @@ export function compare(a: JqValue, b: JqValue): number {
     case 'number': {
       const x = a as number;
       const y = b as number;
-      // NaN sorts below every number, as in jq.
+      // NaN sorts below every number, itself included, as in jq (`nan < nan` is true, `[nan] == [nan]` false).
       if (x < y) return -1;
       if (x > y) return 1;
       if (x === y) return 0;
-      if (Number.isNaN(x)) return Number.isNaN(y) ? 0 : -1;
-      return 1;
+      return Number.isNaN(x) ? -1 : 1;
     }
     case 'string':
       return compareStrings(a as string, b as string);

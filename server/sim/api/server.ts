@@ -462,30 +462,18 @@ export class ApiServer {
     const token = cont ? decodeContinue(cont) : undefined;
     const limitRaw = q.get('limit');
     const limit = limitRaw && /^\d+$/.test(limitRaw) ? Number(limitRaw) : 0;
-    const all = this.store.list(this.storageApiVersion(desc), desc.kind, { namespace: p.namespace, labels: sel.labels });
-    let items = sel.filtered ? all.filter(sel.match) : all;
     // The snapshot version: a continued list reports the first page's version (later pages read live data,
     // the real server's documented fallback for an inconsistent continuation).
     const listRv = token ? String(token.rv) : this.store.resourceVersion();
-    if (token) {
-      const start = token.start;
-      let lo = 0;
-      let hi = items.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (keyOf(items[mid]) < start) lo = mid + 1;
-        else hi = mid;
-      }
-      items = items.slice(lo);
-    }
-    let nextToken: string | undefined;
-    let remaining: number | undefined;
-    if (limit > 0 && items.length > limit) {
-      const next = items[limit];
-      nextToken = encodeContinue({ rv: Number(listRv), start: keyOf(next) });
-      if (!sel.filtered) remaining = items.length - limit;
-      items = items.slice(0, limit);
-    }
+    const page = this.store.listPage(this.storageApiVersion(desc), desc.kind, p.namespace, {
+      labels: sel.labels,
+      match: sel.filtered ? sel.match : undefined,
+      start: token?.start,
+      limit,
+    });
+    const items = page.items;
+    const nextToken = page.nextKey ? encodeContinue({ rv: Number(listRv), start: page.nextKey }) : undefined;
+    const remaining = page.nextKey && !sel.filtered ? page.remaining : undefined;
     const present = this.presenter(desc, p.version);
     const res = ctx.res;
     const meta: Record<string, unknown> = { resourceVersion: listRv };
@@ -931,10 +919,6 @@ export class ApiServer {
 function drop(w: WatchSession, mode: 'close' | 'reset'): void {
   if (mode === 'reset') w.reset();
   else w.end();
-}
-
-function keyOf(o: KubeObject): string {
-  return `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 }
 
 function isDryRun(q: URLSearchParams): boolean {

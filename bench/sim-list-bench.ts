@@ -1,0 +1,210 @@
+/**
+ * Simulated cluster at scale: time to list 100,000 pods through kubectl and through
+ * @kubernetes/client-node, and watch throughput (events/s). Prints numbers; not a test.
+ *
+ *   node --import tsx bench/sim-list-bench.ts [--pods 100000] [--workloads 10000] [--events 50000]
+ */
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as k8s from '@kubernetes/client-node';
+import { startSim } from '../server/sim/index.ts';
+import type { KubeObject, SimHandle } from '../server/sim/index.ts';
+
+const { values } = parseArgs({
+  options: {
+    pods: { type: 'string', default: '100000' },
+    workloads: { type: 'string', default: '10000' },
+    events: { type: 'string', default: '50000' },
+    namespaces: { type: 'string', default: '50' },
+  },
+});
+const PODS = Number(values.pods);
+const WORKLOADS = Number(values.workloads);
+const EVENTS = Number(values.events);
+const NAMESPACES = Number(values.namespaces);
+const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
+
+const ms = (t0: number) => Math.round(performance.now() - t0);
+const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+
+function workload(i: number): KubeObject {
+  const ns = `team-${String(i % NAMESPACES).padStart(2, '0')}`;
+  return {
+    apiVersion: 'batch/v1', kind: 'Job',
+    metadata: { name: `train-${i}`, namespace: ns, labels: { app: 'trainer', 'team': ns } },
+    spec: { parallelism: 10, completions: 10, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'nvcr.io/nvidia/pytorch:24.05-py3', resources: { limits: { 'nvidia.com/gpu': '8' } } }] } } },
+    status: { active: 10, startTime: '2026-01-01T00:00:00Z' },
+  };
+}
+
+/** A pod shaped like what a Job controller, scheduler and kubelet leave behind (~1.5 KB of JSON). */
+function pod(i: number, owner: KubeObject): KubeObject {
+  const ns = owner.metadata.namespace!;
+  const index = i % 10;
+  return {
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: {
+      name: `${owner.metadata.name}-${index}-x${i.toString(36)}`, namespace: ns,
+      labels: { app: 'trainer', 'batch.kubernetes.io/job-name': owner.metadata.name!, 'batch.kubernetes.io/job-completion-index': String(index), 'controller-uid': owner.metadata.uid! },
+      annotations: { 'batch.kubernetes.io/job-completion-index': String(index) },
+      ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true }],
+    },
+    spec: {
+      nodeName: `gpu-node-${i % 2000}`, restartPolicy: 'Never', schedulerName: 'default-scheduler', serviceAccountName: 'default', terminationGracePeriodSeconds: 30,
+      containers: [{ name: 'main', image: 'nvcr.io/nvidia/pytorch:24.05-py3', command: ['torchrun', '--nproc-per-node=8', 'train.py'], resources: { limits: { 'nvidia.com/gpu': '8', cpu: '96', memory: '1Ti' }, requests: { 'nvidia.com/gpu': '8', cpu: '96', memory: '1Ti' } }, env: [{ name: 'RANK', value: String(index) }] }],
+      tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+    },
+    status: {
+      phase: 'Running', hostIP: '10.1.0.1', podIP: `10.244.${(i >> 8) & 255}.${i & 255}`, startTime: '2026-01-01T00:00:05Z', qosClass: 'Guaranteed',
+      conditions: [{ type: 'PodScheduled', status: 'True' }, { type: 'Initialized', status: 'True' }, { type: 'ContainersReady', status: 'True' }, { type: 'Ready', status: 'True' }],
+      containerStatuses: [{ name: 'main', ready: true, started: true, restartCount: 0, image: 'nvcr.io/nvidia/pytorch:24.05-py3', imageID: 'sha256:0', containerID: `containerd://${i}`, state: { running: { startedAt: '2026-01-01T00:00:08Z' } } }],
+    },
+  };
+}
+
+function runKubectl(sim: SimHandle, cacheDir: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(KUBECTL, args, { env: { ...process.env, KUBECONFIG: sim.kubeconfigPath, KUBECACHEDIR: cacheDir }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('close', (code) => (code === 0 ? resolve(ms(t0)) : reject(new Error(`kubectl ${args.join(' ')}: ${err}`))));
+  });
+}
+
+/** Counts watch events on a raw stream until `n` arrived; returns elapsed ms from `start()`. */
+function watchCount(sim: SimHandle, path: string, n: number, start: () => void): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, sim.url), { headers: { Authorization: `Bearer ${sim.adminToken}` }, ca: sim.caPem }, (res) => {
+      let seen = 0;
+      let buf = '';
+      let t0 = 0;
+      res.on('data', (c: Buffer) => {
+        buf += c.toString('utf8');
+        let i: number;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          JSON.parse(buf.slice(0, i));
+          buf = buf.slice(i + 1);
+          if (++seen === n) {
+            resolve(ms(t0));
+            req.destroy();
+            return;
+          }
+        }
+      });
+      t0 = performance.now();
+      start();
+    });
+    req.on('error', (e) => {
+      if (!req.destroyed) reject(e);
+    });
+    req.end();
+  });
+}
+
+async function main(): Promise<void> {
+  console.log(`sim list bench: ${PODS} pods, ${WORKLOADS} workloads, ${NAMESPACES} namespaces, node ${process.version}`);
+  const sim = await startSim({ controllers: false, historySize: Math.max(100_000, EVENTS * 2) });
+  try {
+    const store = sim.store;
+    for (let n = 0; n < NAMESPACES; n++) store.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `team-${String(n).padStart(2, '0')}` } });
+    let t0 = performance.now();
+    const owners: KubeObject[] = [];
+    for (let i = 0; i < WORKLOADS; i++) owners.push(store.create(workload(i)));
+    for (let i = 0; i < PODS; i++) store.create(pod(i, owners[i % owners.length]));
+    const loadMs = ms(t0);
+    global.gc?.();
+    console.log(`load: ${PODS + WORKLOADS} objects in ${loadMs} ms (${Math.round(((PODS + WORKLOADS) / loadMs) * 1000)} creates/s), heap ${mb(process.memoryUsage().heapUsed)}`);
+
+    t0 = performance.now();
+    const items = store.list('v1', 'Pod');
+    console.log(`store.list of ${items.length} pods: ${ms(t0)} ms`);
+
+    if (existsSync(KUBECTL)) {
+      const cache = mkdtempSync(join(tmpdir(), 'wmap-bench-kube-'));
+      await runKubectl(sim, cache, ['get', 'namespaces']);
+      const t = await runKubectl(sim, cache, ['get', 'pods', '-A', '-o', 'json']);
+      console.log(`kubectl get pods -A -o json > /dev/null (pages of 500): ${t} ms`);
+      const table = await runKubectl(sim, cache, ['get', 'pods', '-A']);
+      console.log(`kubectl get pods -A (Table, pages of 500): ${table} ms`);
+      const chunkless = await runKubectl(sim, cache, ['get', 'pods', '-A', '-o', 'json', '--chunk-size=0']);
+      console.log(`kubectl get pods -A -o json --chunk-size=0 (one response): ${chunkless} ms`);
+    } else {
+      console.log(`kubectl not found at ${KUBECTL}: kubectl timings skipped`);
+    }
+
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(sim.kubeconfigPath);
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    for (const run of ['first', 'second']) {
+      t0 = performance.now();
+      const list = await core.listPodForAllNamespaces();
+      console.log(`client-node listPodForAllNamespaces (${run}, one response, typed deserialisation): ${ms(t0)} ms, ${list.items.length} pods`);
+    }
+    t0 = performance.now();
+    let count = 0;
+    let cont: string | undefined;
+    do {
+      const page = await core.listPodForAllNamespaces({ limit: 500, _continue: cont });
+      count += page.items.length;
+      cont = page.metadata?._continue;
+    } while (cont);
+    console.log(`client-node listPodForAllNamespaces in pages of 500: ${ms(t0)} ms, ${count} pods`);
+
+    // Watch throughput: status updates of existing pods, one event each.
+    const targets = store.list('v1', 'Pod').slice(0, EVENTS);
+    const churn = () => {
+      let i = 0;
+      const step = () => {
+        const end = Math.min(i + 2000, targets.length);
+        for (; i < end; i++) {
+          const p = structuredClone(targets[i]);
+          (p.status as Record<string, unknown>).phase = 'Succeeded';
+          store.updateStatus(p);
+        }
+        if (i < targets.length) setImmediate(step);
+      };
+      step();
+    };
+    const rv = store.resourceVersion();
+    const rawMs = await watchCount(sim, `/api/v1/pods?watch=true&resourceVersion=${rv}`, targets.length, churn);
+    console.log(`watch (raw HTTPS stream, all namespaces): ${targets.length} events in ${rawMs} ms = ${Math.round((targets.length / rawMs) * 1000)} events/s`);
+
+    // The same through client-node's Watch (its line splitting and JSON parsing).
+    const targets2 = store.list('v1', 'Pod').slice(0, EVENTS);
+    const rv2 = store.resourceVersion();
+    const watch = new k8s.Watch(kc);
+    let seen = 0;
+    let tStart = 0;
+    const done = new Promise<number>((resolve) => {
+      void watch.watch('/api/v1/pods', { resourceVersion: rv2 }, () => {
+        if (++seen === targets2.length) resolve(ms(tStart));
+      }, () => {}).then((req) => done.then(() => req.abort()));
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    tStart = performance.now();
+    let j = 0;
+    const step2 = () => {
+      const end = Math.min(j + 2000, targets2.length);
+      for (; j < end; j++) {
+        const p = structuredClone(targets2[j]);
+        (p.status as Record<string, unknown>).phase = 'Failed';
+        store.updateStatus(p);
+      }
+      if (j < targets2.length) setImmediate(step2);
+    };
+    step2();
+    const cnMs = await done;
+    console.log(`watch (client-node Watch): ${targets2.length} events in ${cnMs} ms = ${Math.round((targets2.length / cnMs) * 1000)} events/s`);
+    console.log(`heap at end: ${mb(process.memoryUsage().heapUsed)}, rss ${mb(process.memoryUsage().rss)}`);
+  } finally {
+    await sim.stop();
+  }
+}
+
+await main();

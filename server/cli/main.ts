@@ -2,6 +2,14 @@
 import { Command, CommanderError } from 'commander';
 import { cmdCatalog, cmdResolve, cmdValidate, UsageError, type Io } from './offline.ts';
 
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => resolve();
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+}
+
 const defaultIo: Io = { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) };
 
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
@@ -31,6 +39,65 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .description('list the built-in definitions')
     .option('-o, --output <format>', 'table | json', 'table')
     .action((opts: { output: string }) => { code = cmdCatalog(opts, io); });
+
+  program
+    .command('serve')
+    .description('serve the dashboard and API (what `npm start` runs); the embedded simulated cluster when there is no kubeconfig')
+    .option('-p, --port <port>', 'port', process.env.PORT ?? '3000')
+    .option('-H, --host <host>', 'address to bind (anything but loopback needs --token)', process.env.HOST ?? '127.0.0.1')
+    .option('--demo', 'use the embedded simulated cluster even when a kubeconfig exists', false)
+    .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG or ~/.kube/config)')
+    .option('--context <name...>', 'only these contexts')
+    .option('--token <token>', 'access token required from clients (or WMAP_TOKEN)')
+    .action(async (o: { port: string; host: string; demo: boolean; kubeconfig?: string; context?: string[]; token?: string }) => {
+      const { serve } = await import('./serve.ts');
+      const s = await serve({ port: Number(o.port), host: o.host, demo: o.demo, kubeconfig: o.kubeconfig, contexts: o.context, token: o.token });
+      await waitForSignal();
+      await s.close();
+      code = 0;
+    });
+
+  program
+    .command('sim')
+    .description('run the simulated Kubernetes cluster in the foreground and print where its kubeconfig is')
+    .option('--scenario <name>', 'empty | demo | scale', 'demo')
+    .option('-p, --port <port>', 'port (0 = any free port)', '0')
+    .option('--kubeconfig <file>', 'where to write the kubeconfig')
+    .option('--pods <n>', 'scale: pods')
+    .option('--workloads <n>', 'scale: workloads')
+    .option('--nodes <n>', 'scale: nodes')
+    .option('--churn <n>', 'scale: events per second')
+    .option('--faults <json>', 'faults as JSON, e.g. {"watchDropEverySeconds":30,"errorRate":0.05}')
+    .option('--seed <n>', 'random seed', '1')
+    .option('--state-file <file>', 'keep state across restarts in this file')
+    .action(async (o: { scenario: string; port: string; kubeconfig?: string; pods?: string; workloads?: string; nodes?: string; churn?: string; faults?: string; seed: string; stateFile?: string }) => {
+      if (!['empty', 'demo', 'scale'].includes(o.scenario)) throw new UsageError(`unknown scenario "${o.scenario}" (empty, demo, scale)`);
+      let faults: Record<string, unknown> | undefined;
+      if (o.faults) {
+        try {
+          faults = JSON.parse(o.faults) as Record<string, unknown>;
+        } catch {
+          throw new UsageError('--faults must be JSON, e.g. {"watchDropEverySeconds":30}');
+        }
+      }
+      const num = (v?: string) => (v === undefined ? undefined : Number(v));
+      const { startSim } = await import('../sim/index.ts');
+      const sim = await startSim({
+        scenario: o.scenario as 'empty' | 'demo' | 'scale',
+        port: Number(o.port),
+        kubeconfigPath: o.kubeconfig,
+        seed: Number(o.seed),
+        stateFile: o.stateFile,
+        faults,
+        scale: { pods: num(o.pods), workloads: num(o.workloads), nodes: num(o.nodes), churnPerSecond: num(o.churn) },
+      });
+      io.out(`simulated cluster at ${sim.url}`);
+      io.out(`kubeconfig: ${sim.kubeconfigPath}`);
+      io.out(`try: KUBECONFIG=${sim.kubeconfigPath} kubectl get pods -A`);
+      await waitForSignal();
+      await sim.stop();
+      code = 0;
+    });
 
   try {
     await program.parseAsync(argv, { from: 'user' });

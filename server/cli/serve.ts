@@ -1,0 +1,138 @@
+/**
+ * `wmap serve` (what `npm start` runs): the dashboard and API on 127.0.0.1, fed by every context of
+ * the kubeconfig — or by the embedded simulated cluster's demo scenario when there is no kubeconfig
+ * (or with `--demo`). Binding beyond loopback requires an access token.
+ */
+import http from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hasKubeconfig, loadClusterConfigs } from '../cluster/index.ts';
+import { loadCatalog } from '../catalog/index.ts';
+import { LiveWorkloads } from '../workloads/index.ts';
+import { setRuntime, type Runtime } from '../workloads/runtime.ts';
+import { simTestHooks } from './test-hooks.ts';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  demo: boolean;
+  kubeconfig?: string;
+  contexts?: string[];
+  token?: string;
+  /** For tests: skip Next.js and serve only the API through the given handler. */
+  next?: boolean;
+  log?: (s: string) => void;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+
+function tokenMatches(given: string | undefined, want: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(want);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function cookieToken(header: string | undefined): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === 'wmap_token') return decodeURIComponent(v.join('='));
+  }
+  return undefined;
+}
+
+export interface Served {
+  url: string;
+  runtime: Runtime;
+  close(): Promise<void>;
+}
+
+export async function serve(opts: ServeOptions): Promise<Served> {
+  const log = opts.log ?? ((s: string) => process.stderr.write(`${s}\n`));
+  const exposed = !LOOPBACK.has(opts.host);
+  const token = opts.token ?? process.env.WMAP_TOKEN;
+  if (exposed && !token) throw new Error(`binding to ${opts.host} exposes the dashboard beyond this machine: set an access token with --token or WMAP_TOKEN`);
+
+  let sim: Awaited<ReturnType<typeof import('../sim/index.ts').startSim>> | null = null;
+  let clusters;
+  const useDemo = opts.demo || !hasKubeconfig(opts.kubeconfig);
+  if (useDemo) {
+    const { startSim } = await import('../sim/index.ts');
+    const dir = join(ROOT, '.wmap');
+    mkdirSync(dir, { recursive: true });
+    const kubeconfigPath = join(dir, 'sim-kubeconfig');
+    try {
+      sim = await startSim({ scenario: 'demo', kubeconfigPath, seed: 7 });
+    } catch (e) {
+      // A build without the demo scenario still serves an (empty) simulated cluster.
+      log(`demo scenario unavailable (${e instanceof Error ? e.message : String(e)}); starting an empty simulated cluster`);
+      sim = await startSim({ scenario: 'empty', controllers: true, kubeconfigPath, seed: 7 });
+    }
+    log(`embedded simulated cluster (demo scenario) at ${sim.url}; kubeconfig: ${sim.kubeconfigPath}`);
+    clusters = loadClusterConfigs({ kubeconfig: sim.kubeconfigPath });
+  } else {
+    clusters = loadClusterConfigs({ kubeconfig: opts.kubeconfig, contexts: opts.contexts });
+    if (clusters.length === 0) throw new Error('the kubeconfig has no usable context');
+  }
+
+  const live = new LiveWorkloads({ clusters, catalog: LiveWorkloads.catalogEntries(loadCatalog()) });
+  live.start();
+  const hooks = sim && process.env.WMAP_TEST_HOOKS === '1' && !exposed ? simTestHooks(sim) : null;
+  const runtime: Runtime = { live, startedAt: new Date().toISOString(), demo: sim ? { kubeconfigPath: sim.kubeconfigPath } : null, testHooks: hooks };
+  setRuntime(runtime);
+
+  let handle: (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
+  let nextApp: { close?: () => Promise<void> } | null = null;
+  if (opts.next !== false) {
+    const { default: next } = await import('next');
+    const app = next({ dev: false, dir: ROOT, hostname: opts.host, port: opts.port, customServer: true });
+    await app.prepare();
+    nextApp = app as unknown as { close?: () => Promise<void> };
+    handle = app.getRequestHandler();
+  } else {
+    handle = (_req, res) => { res.statusCode = 404; res.end(); };
+  }
+
+  const server = http.createServer((req, res) => {
+    if (token) {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const fromQuery = url.searchParams.get('token') ?? undefined;
+      const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : undefined;
+      if (fromQuery && tokenMatches(fromQuery, token)) {
+        // Trade the link's token for an HttpOnly cookie and drop it from the address bar.
+        url.searchParams.delete('token');
+        res.writeHead(303, { location: `${url.pathname}${url.search}`, 'set-cookie': `wmap_token=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/` });
+        res.end();
+        return;
+      }
+      if (!tokenMatches(bearer ?? cookieToken(req.headers.cookie), token)) {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { code: 'unauthorized', message: 'an access token is required (Authorization: Bearer <token>, or open the link with ?token=<token>)' } }));
+        return;
+      }
+    }
+    void handle(req, res);
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(opts.port, opts.host, () => ok());
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
+  log(`workload-map at ${url}${exposed ? ' (access token required)' : ''}; clusters: ${clusters.map((c) => c.name).join(', ')}`);
+  return {
+    url,
+    runtime,
+    async close() {
+      await new Promise<void>((ok) => { server.close(() => ok()); server.closeAllConnections(); });
+      live.stop();
+      setRuntime(null);
+      await nextApp?.close?.();
+      await sim?.stop();
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * SSE fan-out of row deltas to browsers (protocol in ./protocol.ts): per-client filters applied on
+ * the server, resume by `Last-Event-ID` when the deltas are still kept, heartbeats, cleanup on abort.
+ */
+import { rowMatches, type RowFilter, type RowDelta, type WorkloadRow } from '../workloads/index.ts';
+import type { LiveWorkloads } from '../workloads/live.ts';
+import { HEARTBEAT_MS, type SnapshotEvent } from './protocol.ts';
+
+const encoder = new TextEncoder();
+
+function frame(event: string, data: unknown, id?: number): Uint8Array {
+  return encoder.encode(`${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+/** Deltas as one filtered client sees them: rows leaving its filter become removals. */
+export function filterDeltas(deltas: RowDelta[], filter: RowFilter, visible: Set<string>): RowDelta[] {
+  const out: RowDelta[] = [];
+  for (const d of deltas) {
+    if (d.op === 'upsert' && rowMatches(d.row, filter)) {
+      visible.add(d.id);
+      out.push(d);
+    } else if (visible.has(d.id)) {
+      visible.delete(d.id);
+      out.push({ seq: d.seq, op: 'remove', id: d.id });
+    }
+  }
+  return out;
+}
+
+/**
+ * Missed deltas for a resuming client. Its earlier visibility is unknown, so every row that does not
+ * pass its filter becomes a removal (a removal of a row it never had is harmless).
+ */
+export function resumeDeltas(missed: RowDelta[], filter: RowFilter): RowDelta[] {
+  return missed.map((d) => (d.op === 'upsert' && rowMatches(d.row, filter) ? d : { seq: d.seq, op: 'remove', id: d.id }));
+}
+
+export function streamResponse(live: LiveWorkloads, filter: RowFilter, lastEventId: number | null, signal: AbortSignal): Response {
+  const index = live.index;
+  let cleanup = () => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const visible = new Set<string>();
+      let closed = false;
+      const send = (chunk: Uint8Array) => {
+        if (closed) return;
+        try {
+          controller.enqueue(chunk);
+        } catch {
+          close();
+        }
+      };
+      const snapshot = () => {
+        visible.clear();
+        const rows: WorkloadRow[] = index.allRows().filter((r) => rowMatches(r, filter));
+        for (const r of rows) visible.add(r.id);
+        const ev: SnapshotEvent = { seq: index.currentSeq, rows, clusters: live.clusters() };
+        send(frame('snapshot', ev, index.currentSeq));
+      };
+      // Resume when we still hold every delta since the client's last one; else start over.
+      const missed = lastEventId !== null ? index.deltasSince(lastEventId) : null;
+      if (missed === null) snapshot();
+      else {
+        for (const r of index.allRows()) if (rowMatches(r, filter)) visible.add(r.id);
+        const own = resumeDeltas(missed, filter);
+        if (own.length > 0) send(frame('delta', own, missed[missed.length - 1].seq));
+        send(frame('clusters', live.clusters()));
+      }
+      const unsubscribe = index.subscribe((deltas) => {
+        const own = filterDeltas(deltas, filter, visible);
+        if (own.length > 0) send(frame('delta', own, deltas[deltas.length - 1].seq));
+      });
+      const unsubscribeClusters = live.subscribeClusters((clusters) => send(frame('clusters', clusters)));
+      const heartbeat = setInterval(() => send(encoder.encode(`: ping ${Date.now()}\n\n`)), HEARTBEAT_MS);
+      function close() {
+        if (closed) return;
+        closed = true;
+        clearInterval(heartbeat);
+        unsubscribe();
+        unsubscribeClusters();
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      }
+      cleanup = close;
+      signal.addEventListener('abort', close, { once: true });
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(body, {
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    },
+  });
+}

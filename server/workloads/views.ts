@@ -1,0 +1,93 @@
+/** Read models for the API: row pages, workload details, definition listings. Pure over the index. */
+import { stringify } from 'yaml';
+import { loadDefinitionsFromText, compileDefinition, type EngineError, type KubeObject, type WorkloadTree } from '../engine/index.ts';
+import type { DefinitionEntry } from './definitions.ts';
+import { rowMatches, sortRows, type RowFilter, type SortField } from './filter.ts';
+import { rowId, type WorkloadRow } from './row.ts';
+import type { WorkloadIndex } from './workload-index.ts';
+
+export function pageOfRows(index: WorkloadIndex, filter: RowFilter, sort: SortField, order: 'asc' | 'desc', limit: number, offset: number): { total: number; rows: WorkloadRow[] } {
+  const matching = index.allRows().filter((r) => rowMatches(r, filter));
+  return { total: matching.length, rows: sortRows(matching, sort, order).slice(offset, offset + limit) };
+}
+
+export interface WorkloadDetail {
+  row: WorkloadRow;
+  tree: WorkloadTree;
+  object: KubeObject;
+  definition: { name: string; source: string; yaml: string };
+}
+
+export function workloadDetail(index: WorkloadIndex, cluster: string, namespace: string, kind: string, name: string): WorkloadDetail | null {
+  const id = rowId(cluster, namespace === '_' ? '' : namespace, kind, name);
+  const row = index.row(id);
+  const at = index.rootOfRow(id);
+  if (!row || !at) return null;
+  const r = index.resolve(at.cluster, at.uid);
+  if (!r) return null;
+  const entry = index.definitions.all().find((d) => d.name === r.tree.definition.name && d.source === r.tree.definition.source && (d.cluster === null || d.cluster === cluster));
+  return { row, tree: r.tree, object: r.object, definition: { name: r.tree.definition.name, source: r.tree.definition.source, yaml: entry ? stringify(entry.document) : '' } };
+}
+
+export interface DefinitionItem {
+  name: string;
+  source: 'catalog' | 'cluster';
+  cluster: string | null;
+  kind: string;
+  apiVersion: string;
+  valid: boolean;
+  errors: EngineError[];
+  workloads: number;
+  components: Array<{ name: string; parent: string | null; kind: string; hasPodDefinition: boolean }>;
+}
+
+function itemOf(e: Pick<DefinitionEntry, 'name' | 'source' | 'cluster' | 'loaded' | 'errors'>, counts: Map<string, number>): DefinitionItem {
+  const sd = e.loaded.definition?.spec.structureDefinition;
+  const k = sd?.rootComponent.kind ?? {};
+  const comps = sd ? [sd.rootComponent, ...(sd.childComponents ?? [])] : [];
+  return {
+    name: e.name,
+    source: e.source,
+    cluster: e.cluster,
+    kind: k.kind ?? '',
+    apiVersion: k.group ? `${k.group}/${k.version ?? ''}` : (k.version ?? ''),
+    valid: e.errors.length === 0,
+    errors: e.errors,
+    workloads: counts.get(`${e.source}\u0000${e.name}\u0000${e.cluster ?? ''}`) ?? 0,
+    components: comps.map((c) => {
+      const s = c.specDefinition;
+      return { name: c.name, parent: c.ownerRef ?? null, kind: c.kind?.kind ?? '', hasPodDefinition: !!(s && (s.podTemplateSpecPath || s.podSpecPath || s.fragmentedPodSpecDefinition)) };
+    }),
+  };
+}
+
+export function definitionItems(index: WorkloadIndex): DefinitionItem[] {
+  const counts = new Map<string, number>();
+  for (const r of index.allRows()) {
+    const key = `${r.definition.source}\u0000${r.definition.name}\u0000${r.definition.source === 'cluster' ? r.cluster : ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return index.definitions.all().map((e) => itemOf(e, counts));
+}
+
+export function definitionDetail(index: WorkloadIndex, name: string, source?: string, cluster?: string): (DefinitionItem & { yaml: string }) | null {
+  const counts = new Map<string, number>();
+  for (const r of index.allRows()) {
+    const key = `${r.definition.source}\u0000${r.definition.name}\u0000${r.definition.source === 'cluster' ? r.cluster : ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const e = index.definitions.all().find((d) => d.name === name && (!source || d.source === source) && (!cluster || d.cluster === cluster));
+  if (!e) return null;
+  return { ...itemOf(e, counts), yaml: stringify(e.document ?? {}) };
+}
+
+/** Validates definition text without storing it. */
+export function validateDefinitionText(text: string): { valid: boolean; definitions: DefinitionItem[]; errors: EngineError[] } {
+  const { definitions, errors } = loadDefinitionsFromText(text, 'request body', 'file');
+  const items = definitions.map((d) => {
+    const errs = d.errors.length > 0 ? d.errors : compileDefinition(d).errors;
+    return itemOf({ name: d.name, source: 'catalog', cluster: null, loaded: d, errors: errs }, new Map());
+  }).map((i) => ({ ...i, source: 'catalog' as const }));
+  const valid = errors.length === 0 && items.length > 0 && items.every((i) => i.valid);
+  return { valid, definitions: items, errors };
+}

@@ -12,6 +12,7 @@ import { hasKubeconfig, loadClusterConfigs } from '../cluster/index.ts';
 import { loadCatalog } from '../catalog/index.ts';
 import { LiveWorkloads } from '../workloads/index.ts';
 import { setRuntime, type Runtime } from '../workloads/runtime.ts';
+import type { SimHandle } from '../sim/index.ts';
 import { simTestHooks } from './test-hooks.ts';
 
 export interface ServeOptions {
@@ -56,7 +57,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   const token = opts.token ?? process.env.WMAP_TOKEN;
   if (exposed && !token) throw new Error(`binding to ${opts.host} exposes the dashboard beyond this machine: set an access token with --token or WMAP_TOKEN`);
 
-  let sim: Awaited<ReturnType<typeof import('../sim/index.ts').startSim>> | null = null;
+  let sim: SimHandle | null = null;
   let clusters;
   const useDemo = opts.demo || !hasKubeconfig(opts.kubeconfig);
   if (useDemo) {

@@ -478,10 +478,22 @@ function anyAll(isAny: boolean, gen: (x: JqValue, env: Env | null, emit: Emit) =
 const iterGen = (x: JqValue, _env: Env | null, emit: Emit): void => {
   for (const v of iterValues(x)) emit(v);
 };
-define('any', 0, () => anyAll(true, iterGen, null));
-define('all', 0, () => anyAll(false, iterGen, null));
-define('any', 1, ([f]) => anyAll(true, iterGen, f));
-define('all', 1, ([f]) => anyAll(false, iterGen, f));
+/** any/all over `.[]` with a single-output condition: a plain loop, no generator machinery. */
+function anyAllValues(isAny: boolean, cond: Compiled | null): Compiled {
+  if (cond && !cond.one) return anyAll(isAny, iterGen, cond);
+  const co = cond?.one ?? null;
+  return fromOne((x, env) => {
+    const vs = iterValues(x);
+    for (let i = 0; i < vs.length; i++) {
+      if (truthy(co ? co(vs[i], env) : vs[i]) === isAny) return isAny;
+    }
+    return !isAny;
+  });
+}
+define('any', 0, () => anyAllValues(true, null));
+define('all', 0, () => anyAllValues(false, null));
+define('any', 1, ([f]) => anyAllValues(true, f));
+define('all', 1, ([f]) => anyAllValues(false, f));
 define('any', 2, ([g, f]) => anyAll(true, g.gen, f));
 define('all', 2, ([g, f]) => anyAll(false, g.gen, f));
 

@@ -46,6 +46,8 @@ class Parser {
   }
 
   parseProgram(): Node {
+    // an empty program is the identity (jq)
+    if (this.peek().kind === 'eof') return { t: 'identity', pos: 0 };
     const n = this.parsePipe();
     if (this.peek().kind !== 'eof') this.fail();
     return n;

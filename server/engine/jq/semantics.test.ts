@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compileJq, JqError } from './index.ts';
+import { compileJq, JqError, jqCompare, jqToString } from './index.ts';
 
 const run = (src: string, input: unknown = null, vars?: Record<string, unknown>): unknown[] => compileJq(src).run(input, vars);
 const fails = (src: string, input: unknown, pattern: RegExp, kind: JqError['kind'] = 'runtime'): void => {
@@ -11,7 +11,10 @@ const fails = (src: string, input: unknown, pattern: RegExp, kind: JqError['kind
 };
 
 describe('gojq rules (reference §2.2)', () => {
-  it('iterates objects in sorted key order', () => {
+  it('iterates objects in sorted key order, so to_entries ids align with .[] values (P-01)', () => {
+    const graph = { spec: { services: { VllmDecodeWorker: { replicas: 2 }, Frontend: { replicas: 1 }, Planner: {} } } };
+    assert.deepEqual(run('.spec.services | to_entries[] | .key', graph), ['Frontend', 'Planner', 'VllmDecodeWorker']);
+    assert.deepEqual(run('.spec.services[] | .replicas // 1', graph), [1, 1, 2]);
     assert.deepEqual(run('.[]', { b: 1, a: 2, c: 3 }), [2, 1, 3]);
     assert.deepEqual(run('to_entries[] | .key', { b: 1, a: 2, c: 3 }), ['a', 'b', 'c']);
     assert.deepEqual(run('keys', { b: 1, a: 2 }), [['a', 'b']]);
@@ -88,5 +91,79 @@ describe('limits', () => {
     assert.throws(() => compileJq('[limit(1e9; repeat(1))]').run(null, undefined, { timeoutMs: 50 }), (e: unknown) => e instanceof JqError && e.kind === 'limit');
     assert.throws(() => compileJq('range(1e9)').run(null, undefined, { timeoutMs: 50, maxResults: 1e10 }), (e: unknown) => e instanceof JqError && e.kind === 'limit');
     assert.ok(performance.now() - t < 1000);
+  });
+});
+
+describe('errors', () => {
+  const kindOf = (f: () => unknown): JqError => {
+    try {
+      f();
+    } catch (e) {
+      if (e instanceof JqError) return e;
+      throw e;
+    }
+    assert.fail('did not throw');
+  };
+  it('parse errors carry the position', () => {
+    const e = kindOf(() => compileJq('.a | | .b'));
+    assert.equal(e.kind, 'parse');
+    assert.equal(e.position, 5);
+    assert.equal(e.message, 'unexpected token "|"');
+    assert.equal(kindOf(() => compileJq('.a[')).message, 'unexpected EOF');
+    assert.equal(kindOf(() => compileJq('"abc')).kind, 'parse');
+    assert.equal(kindOf(() => compileJq('"\\q"')).kind, 'parse');
+    assert.equal(kindOf(() => compileJq('1 == 2 == 3')).kind, 'parse');
+    assert.equal(kindOf(() => compileJq('{a: 1 + 2}')).kind, 'parse');
+    assert.equal(kindOf(() => compileJq('. as [] | 1')).kind, 'parse');
+    // an empty program is the identity, as in jq
+    assert.deepEqual(compileJq('  ').run({ a: 1 }), [{ a: 1 }]);
+  });
+  it('compile errors name the function and arity', () => {
+    const e = kindOf(() => compileJq('.a | foo(1; 2)'));
+    assert.equal(e.kind, 'compile');
+    assert.equal(e.message, 'function not defined: foo/2');
+    assert.equal(e.position, 5);
+    assert.equal(kindOf(() => compileJq('def f(a): a; f')).message, 'function not defined: f/0');
+    assert.equal(kindOf(() => compileJq('def f: g; 1')).message, 'function not defined: g/0');
+  });
+  it('runtime errors abort the whole evaluation (no partial results)', () => {
+    const e = kindOf(() => compileJq('.[] | .a').run([{ a: 1 }, 2]));
+    assert.equal(e.kind, 'runtime');
+    assert.equal(e.message, 'expected an object but got: number (2)');
+  });
+  it('long values are previewed to 30 bytes', () => {
+    assert.equal(kindOf(() => compileJq('.a').run('x'.repeat(100))).message, `expected an object but got: string ("${'x'.repeat(24)} ...")`);
+    assert.equal(kindOf(() => compileJq('.[]').run(123456789012345680000)).message, 'cannot iterate over: number (123456789012345680000)');
+  });
+  it('stack exhaustion is reported as a limit, not thrown raw', () => {
+    assert.equal(kindOf(() => compileJq('def f: f + 1; f').run(0)).kind, 'limit');
+  });
+});
+
+describe('program cache and API', () => {
+  it('caches compiled programs by source text', () => {
+    assert.equal(compileJq('.a.b'), compileJq('.a.b'));
+    assert.notEqual(compileJq('.a.b'), compileJq('.a .b'));
+    assert.equal(compileJq('.x').source, '.x');
+  });
+  it('passes variables', () => {
+    assert.deepEqual(compileJq('$a + $b').run(null, { a: 1, b: 2 }), [3]);
+    assert.deepEqual(compileJq('[$v[] | . * 2]').run(null, { v: [1, 2] }), [[2, 4]]);
+    // the same compiled program with other values
+    assert.deepEqual(compileJq('$a + $b').run(null, { a: 10, b: 20 }), [30]);
+  });
+  it('jqToString and jqCompare', () => {
+    assert.equal(jqToString('s'), 's');
+    assert.equal(jqToString(1000000), '1000000');
+    assert.equal(jqToString(1.5), '1.5');
+    assert.equal(jqToString({ b: 1, a: [true, null] }), '{"a":[true,null],"b":1}');
+    assert.equal(jqToString(undefined), 'null');
+    assert.equal(jqToString({ a: undefined, b: 1 }), '{"b":1}');
+    const order = [null, false, true, -1, 0, 2, '', 'a', 'b', [], [0], {}, { a: 1 }];
+    for (let i = 0; i < order.length; i++) {
+      for (let j = 0; j < order.length; j++) {
+        assert.equal(Math.sign(jqCompare(order[i], order[j])), Math.sign(i - j), `${JSON.stringify(order[i])} vs ${JSON.stringify(order[j])}`);
+      }
+    }
   });
 });

@@ -53,3 +53,7 @@ test('malformed specs yield no GPUs instead of throwing', () => {
   assert.deepEqual(podSpecGpus({ containers: 'x' }), {});
   assert.deepEqual(podSpecGpus({ containers: [null, { resources: 'x' }, c(undefined, { 'nvidia.com/gpu': 'lots' })] }), {});
 });
+
+test('a null request is absent: the limit applies', () => {
+  assert.deepEqual(podSpecGpus({ containers: [c({ 'nvidia.com/gpu': null }, { 'nvidia.com/gpu': 2 })] }), { 'nvidia.com/gpu': 2 });
+});

@@ -55,14 +55,15 @@ export function containerGpus(c: unknown, isGpu: GpuResourceMatcher = isDefaultG
   // Hot path (every pod of every workload): plain loops, no intermediate sets.
   if (requests) {
     for (const name in requests) {
-      if (!isGpu(name)) continue;
+      // A null request is an absent one (Kubernetes drops it), so the limit applies.
+      if (requests[name] === null || requests[name] === undefined || !isGpu(name)) continue;
       const q = parseQuantity(requests[name]);
       if (q !== null && q > 0) out[name] = q;
     }
   }
   if (limits) {
     for (const name in limits) {
-      if ((requests && name in requests) || !isGpu(name)) continue;
+      if ((requests && requests[name] !== null && requests[name] !== undefined) || !isGpu(name)) continue;
       const q = parseQuantity(limits[name]);
       if (q !== null && q > 0) out[name] = q;
     }

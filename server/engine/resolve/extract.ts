@@ -93,14 +93,20 @@ function stringMap(v: unknown): Record<string, string> | undefined {
 /** Builds a pod spec from the fragments a definition exposes (only the parts that affect pods). */
 function specFromFragments(f: Partial<Record<FragmentField, unknown>>): Record<string, unknown> {
   const spec: Record<string, unknown> = {};
-  if (Array.isArray(f.containersPath)) spec.containers = f.containersPath;
-  else if (isRecord(f.containerPath)) spec.containers = [f.containerPath];
-  else if (isRecord(f.resourcesPath)) spec.containers = [{ name: 'main', resources: f.resourcesPath }];
-  if (isRecord(f.resourcesPath) && Array.isArray(spec.containers) && spec.containers.length > 0 && (isRecord(f.containerPath) || Array.isArray(f.containersPath))) {
-    // A separate resources path describes the main container's resources when the container has none.
-    const first = spec.containers[0];
-    if (isRecord(first) && !isRecord(first.resources)) spec.containers = [{ ...first, resources: f.resourcesPath }, ...spec.containers.slice(1)];
+  // The main container (containerPath, or resourcesPath alone) and any others (containersPath) all
+  // run in the pod: together they make its containers (KServe: the `model` plus extra containers).
+  const containers: unknown[] = [];
+  if (isRecord(f.containerPath)) containers.push(isRecord(f.containerPath.resources) || !isRecord(f.resourcesPath) ? f.containerPath : { ...f.containerPath, resources: f.resourcesPath });
+  else if (isRecord(f.resourcesPath) && !Array.isArray(f.containersPath)) containers.push({ name: 'main', resources: f.resourcesPath });
+  if (Array.isArray(f.containersPath)) {
+    const list = f.containersPath.slice();
+    // A separate resources path describes the first container's resources when it has none.
+    if (!isRecord(f.containerPath) && isRecord(f.resourcesPath) && isRecord(list[0]) && !isRecord((list[0] as Record<string, unknown>).resources)) {
+      list[0] = { ...(list[0] as Record<string, unknown>), resources: f.resourcesPath };
+    }
+    containers.push(...list);
   }
+  if (containers.length > 0) spec.containers = containers;
   if (typeof f.schedulerNamePath === 'string') spec.schedulerName = f.schedulerNamePath;
   if (typeof f.priorityClassNamePath === 'string') spec.priorityClassName = f.priorityClassNamePath;
   if (Array.isArray(f.resourceClaimsPath)) spec.resourceClaims = f.resourceClaimsPath;

@@ -1,6 +1,7 @@
 /** The `wmap` command line. Every failure is a message on stderr and exit code 1, never a stack trace. */
 import { Command, CommanderError } from 'commander';
 import { cmdCatalog, cmdResolve, cmdValidate, UsageError, type Io } from './offline.ts';
+import { cmdGetWorkloads, cmdTree, cmdVerify, type LiveFlags } from './live-commands.ts';
 
 function waitForSignal(): Promise<void> {
   return new Promise((resolve) => {
@@ -39,6 +40,27 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .description('list the built-in definitions')
     .option('-o, --output <format>', 'table | json', 'table')
     .action((opts: { output: string }) => { code = cmdCatalog(opts, io); });
+
+  const liveFlags = (c: Command) =>
+    c
+      .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG or ~/.kube/config)')
+      .option('--context <name>', 'kubeconfig context (default: the current one)')
+      .option('-n, --namespace <ns>', 'namespace (default: the context\'s)')
+      .option('-A, --all-namespaces', 'every namespace', false)
+      .option('--timeout <seconds>', 'how long to wait for the cluster', '30');
+
+  const get = program.command('get').description('list live objects');
+  liveFlags(get.command('workloads').alias('workload').alias('wl').description('one line per workload: status, GPUs, pods, roles'))
+    .option('-o, --output <format>', 'json | yaml | wide')
+    .action(async (o: LiveFlags) => { code = await cmdGetWorkloads(o, io); });
+
+  liveFlags(program.command('tree').description('the workload tree of a live object').argument('<kind/name>'))
+    .option('-o, --output <format>', 'json | yaml | tree', 'tree')
+    .action(async (ref: string, o: LiveFlags) => { code = await cmdTree(ref, o, io); });
+
+  liveFlags(program.command('verify').description("compare a definition's view with the raw ownership graph; exit 1 on a discrepancy").argument('[kind/name]'))
+    .option('--all', 'every workload', false)
+    .action(async (ref: string | undefined, o: LiveFlags & { all?: boolean }) => { code = await cmdVerify(ref, o, io); });
 
   program
     .command('serve')

@@ -166,29 +166,35 @@ export function previewGang(
   const sizes = new Map<string, Set<number>>();
   for (const pod of pods) {
     const subject = describeObject(pod);
-    const placed = placementByName.get(objectName(pod));
-    if (!placed?.component) continue;
-    const chosen = (candidates.get(placed.component) ?? []).find((cand) => cand.member.filters.length === 0 || cand.member.filters.every((f) => filterPasses(f, pod, subject)));
-    if (!chosen) {
-      errors.push(engineError('gang.no-member', `pod ${objectNamespace(pod)}/${objectName(pod)} does not match any Karta pod group member definition`, `${GANG}.podGroups`));
-      continue;
+    // One pod that cannot be grouped is reported; the others still make their groups.
+    try {
+      const placed = placementByName.get(objectName(pod));
+      if (!placed?.component) continue;
+      const chosen = (candidates.get(placed.component) ?? []).find((cand) => cand.member.filters.length === 0 || cand.member.filters.every((f) => filterPasses(f, pod, subject)));
+      if (!chosen) {
+        errors.push(engineError('gang.no-member', `pod ${objectNamespace(pod)}/${objectName(pod)} does not match any Karta pod group member definition`, `${GANG}.podGroups`));
+        continue;
+      }
+      const effective = def.byName.get(chosen.member.componentName)!;
+      const instance = effective.name === placed.component && placed.instance ? placed.instance : undefined;
+      const keys = chosen.member.groupBy.map((e) => singleKey(e, pod, subject));
+      const name = keys.length > 0 ? `pg-${uid}-${keys.join('-')}` : `pg-${uid}`;
+      if (keys.length > 0 && (name.length > 253 || !DNS1123_SUBDOMAIN.test(name))) {
+        throw new EngineFailure('gang.name', `Karta grouping keys [${keys.join(' ')}] produce invalid Kubernetes PodGroup name "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`, `${GANG}.podGroups[${chosen.groupIndex}]`);
+      }
+      const min = subtreeScale(def, extracted, effective, instance);
+      let g = groups.get(name);
+      if (!g) {
+        g = { name, namespace, minMember: min, minSubGroup: null, subGroups: [], pods: [], source: 'podGroups' };
+        groups.set(name, g);
+        sizes.set(name, new Set());
+      }
+      g.pods.push(objectName(pod));
+      sizes.get(name)!.add(min);
+    } catch (err) {
+      if (!(err instanceof EngineFailure)) throw err;
+      errors.push(err.toValue());
     }
-    const effective = def.byName.get(chosen.member.componentName)!;
-    const instance = effective.name === placed.component && placed.instance ? placed.instance : undefined;
-    const keys = chosen.member.groupBy.map((e) => singleKey(e, pod, subject));
-    const name = keys.length > 0 ? `pg-${uid}-${keys.join('-')}` : `pg-${uid}`;
-    if (keys.length > 0 && (name.length > 253 || !DNS1123_SUBDOMAIN.test(name))) {
-      throw new EngineFailure('gang.name', `Karta grouping keys [${keys.join(' ')}] produce invalid Kubernetes PodGroup name "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`, `${GANG}.podGroups[${chosen.groupIndex}]`);
-    }
-    const min = subtreeScale(def, extracted, effective, instance);
-    let g = groups.get(name);
-    if (!g) {
-      g = { name, namespace, minMember: min, minSubGroup: null, subGroups: [], pods: [], source: 'podGroups' };
-      groups.set(name, g);
-      sizes.set(name, new Set());
-    }
-    g.pods.push(objectName(pod));
-    sizes.get(name)!.add(min);
   }
   for (const [name, s] of sizes) {
     const g = groups.get(name)!;

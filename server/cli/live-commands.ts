@@ -1,0 +1,187 @@
+/**
+ * Live commands: `get workloads`, `tree`, `verify`. They connect with the kubeconfig (kubectl's
+ * flags), list once, resolve, print and exit — nothing is installed in the cluster.
+ */
+import { stringify } from 'yaml';
+import { loadClusterConfigs } from '../cluster/index.ts';
+import { loadCatalog } from '../catalog/index.ts';
+import type { WorkloadTree } from '../engine/index.ts';
+import { LiveWorkloads, sortRows, type WorkloadRow } from '../workloads/index.ts';
+import { printTree, UsageError, type Io } from './offline.ts';
+
+export interface LiveFlags {
+  kubeconfig?: string;
+  context?: string;
+  namespace?: string;
+  allNamespaces?: boolean;
+  output?: string;
+  timeout?: string;
+}
+
+async function connectOnce(flags: LiveFlags): Promise<{ live: LiveWorkloads; cluster: string; namespace: string }> {
+  let configs;
+  try {
+    configs = loadClusterConfigs({ kubeconfig: flags.kubeconfig, contexts: flags.context ? [flags.context] : undefined });
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+  // Like kubectl: the current context unless one is named.
+  const chosen = flags.context ? configs : configs.filter((c) => c.name === c.kc.getCurrentContext()).slice(0, 1);
+  const config = chosen[0] ?? configs[0];
+  if (!config) throw new UsageError('no cluster in the kubeconfig (use --kubeconfig or KUBECONFIG)');
+  const ctxNs = config.kc.getContextObject(config.name)?.namespace;
+  const live = new LiveWorkloads({ clusters: [config], catalog: LiveWorkloads.catalogEntries(loadCatalog()), initialSyncTimeoutMs: 60_000 });
+  live.start();
+  const deadline = Date.now() + Number(flags.timeout ?? 30) * 1000;
+  for (;;) {
+    const info = live.clusters()[0];
+    if (info?.synced) break;
+    if (Date.now() > deadline) {
+      live.stop();
+      throw new UsageError(`cluster ${config.name} (${config.server}) did not answer in time${info?.message ? `: ${info.message}` : ''}`);
+    }
+    if (info?.state === 'unreachable' && Date.now() > deadline - Number(flags.timeout ?? 30) * 1000 + 3000) {
+      live.stop();
+      throw new UsageError(`cluster ${config.name} is unreachable: ${info.message ?? config.server}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  live.index.flush();
+  return { live, cluster: config.name, namespace: flags.namespace ?? ctxNs ?? 'default' };
+}
+
+function age(iso: string | null): string {
+  if (!iso) return '<unknown>';
+  const s = Math.max(0, Math.floor((Date.now() - Date.parse(iso)) / 1000));
+  if (s < 120) return `${s}s`;
+  if (s < 7200) return `${Math.floor(s / 60)}m`;
+  if (s < 172800) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('   ')).join('\n');
+}
+
+export async function cmdGetWorkloads(flags: LiveFlags, io: Io): Promise<number> {
+  const { live, namespace } = await connectOnce(flags);
+  try {
+    let rows: WorkloadRow[] = live.index.allRows();
+    if (!flags.allNamespaces) rows = rows.filter((r) => r.namespace === namespace || r.namespace === '');
+    if (!flags.allNamespaces) rows = sortRows(rows, 'name');
+    else rows = [...rows].sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+    const out = flags.output ?? '';
+    if (out === 'json') io.out(JSON.stringify(rows, null, 2));
+    else if (out === 'yaml') io.out(stringify(rows).trimEnd());
+    else if (out === '' || out === 'wide') {
+      const wide = out === 'wide';
+      if (rows.length === 0) {
+        io.err(flags.allNamespaces ? 'No workloads found.' : `No workloads found in ${namespace} namespace.`);
+        return 0;
+      }
+      const head = [...(flags.allNamespaces ? ['NAMESPACE'] : []), 'KIND', 'NAME', 'STATUS', 'GPUS(ALLOC/REQ/DESIRED)', 'PODS', 'ROLES', 'AGE', ...(wide ? ['DEFINITION', 'REASON'] : [])];
+      io.out(table([head, ...rows.map((r) => [
+        ...(flags.allNamespaces ? [r.namespace] : []), r.kind, r.name, r.status, `${r.gpus.allocated}/${r.gpus.requested}/${r.gpus.desired}`,
+        `${r.pods.ready}/${r.pods.total}`, r.rolesSummary || '-', age(r.createdAt), ...(wide ? [r.definition.name, r.statusReason ?? ''] : []),
+      ])]));
+    } else throw new UsageError(`unknown output format "${out}" (json, yaml, wide)`);
+    return 0;
+  } finally {
+    live.stop();
+  }
+}
+
+/** KIND/NAME, where KIND is a kind name in any case or its plural (`jobset/train`, `JobSets/train`). */
+function parseRef(ref: string): { kind: string; name: string } {
+  const i = ref.indexOf('/');
+  if (i <= 0 || i === ref.length - 1) throw new UsageError(`expected KIND/NAME, got "${ref}"`);
+  return { kind: ref.slice(0, i).toLowerCase(), name: ref.slice(i + 1) };
+}
+
+function kindMatches(rowKind: string, wanted: string): boolean {
+  const k = rowKind.toLowerCase();
+  return k === wanted || `${k}s` === wanted || `${k}es` === wanted || wanted.split('.')[0] === k;
+}
+
+function findTree(live: LiveWorkloads, cluster: string, namespace: string, ref: string): WorkloadTree {
+  const { kind, name } = parseRef(ref);
+  const row = live.index.allRows().find((r) => r.name === name && kindMatches(r.kind, kind) && (r.namespace === namespace || r.namespace === ''));
+  if (!row) throw new UsageError(`no workload ${ref} in namespace ${namespace} of cluster ${cluster}`);
+  const at = live.index.rootOfRow(row.id)!;
+  return live.index.resolve(at.cluster, at.uid)!.tree;
+}
+
+export async function cmdTree(ref: string, flags: LiveFlags, io: Io): Promise<number> {
+  const { live, cluster, namespace } = await connectOnce(flags);
+  try {
+    const tree = findTree(live, cluster, namespace, ref);
+    printTree(tree, flags.output || 'tree', io);
+    return tree.errors.length === 0 ? 0 : 1;
+  } finally {
+    live.stop();
+  }
+}
+
+export interface Discrepancy {
+  workload: string;
+  message: string;
+}
+
+/**
+ * A definition's view against the raw ownership graph: owned pods no component claims, replica
+ * counts that disagree with live pods, GPU totals by the definition against summing the owned pods.
+ */
+export function verifyTree(tree: WorkloadTree): Discrepancy[] {
+  const w = `${tree.workload.kind} ${tree.workload.namespace ? `${tree.workload.namespace}/` : ''}${tree.workload.name}`;
+  const out: Discrepancy[] = [];
+  for (const p of tree.unmatchedPods) out.push({ workload: w, message: `pod ${p.name} is owned by the workload but no component claims it` });
+  for (const p of tree.pods) if (p.instance === null) out.push({ workload: w, message: `pod ${p.name} matches component ${p.component} but none of its instances` });
+  const finishedRoles = tree.status.matched.some((s) => s === 'Completed' || s === 'Failed' || s === 'Suspended');
+  if (!finishedRoles) {
+    for (const r of tree.roles) {
+      if (r.livePods !== r.desiredPods) out.push({ workload: w, message: `role ${r.name}: the definition asks for ${r.desiredPods} pods, ${r.livePods} are live` });
+    }
+  }
+  // Independent of the definition: every owned, live pod's own GPU request.
+  const bySum: Record<string, number> = {};
+  for (const p of [...tree.pods, ...tree.unmatchedPods]) {
+    if (p.phase === 'Succeeded' || p.phase === 'Failed') continue;
+    for (const [k, v] of Object.entries(p.gpus)) bySum[k] = (bySum[k] ?? 0) + v;
+  }
+  const desired = tree.gpus.desired.byResource;
+  if (!finishedRoles) {
+    for (const k of new Set([...Object.keys(bySum), ...Object.keys(desired)])) {
+      if ((bySum[k] ?? 0) !== (desired[k] ?? 0)) out.push({ workload: w, message: `${k}: the definition's templates × replicas give ${desired[k] ?? 0}, the owned pods request ${bySum[k] ?? 0}` });
+    }
+  }
+  for (const e of tree.errors) out.push({ workload: w, message: e.message });
+  return out;
+}
+
+export async function cmdVerify(ref: string | undefined, flags: LiveFlags & { all?: boolean }, io: Io): Promise<number> {
+  if (!ref && !flags.all) throw new UsageError('verify: name a workload as KIND/NAME, or use --all');
+  const { live, cluster, namespace } = await connectOnce(flags);
+  try {
+    let trees: WorkloadTree[];
+    if (ref) trees = [findTree(live, cluster, namespace, ref)];
+    else {
+      const rows = live.index.allRows().filter((r) => flags.allNamespaces || r.namespace === namespace || r.namespace === '');
+      trees = rows.map((r) => live.index.rootOfRow(r.id)).flatMap((at) => (at ? [live.index.resolve(at.cluster, at.uid)!.tree] : []));
+    }
+    let bad = 0;
+    for (const t of trees) {
+      const d = verifyTree(t);
+      if (d.length === 0) io.err(`ok   ${t.workload.kind} ${t.workload.namespace}/${t.workload.name}`);
+      for (const x of d) {
+        bad++;
+        io.out(`${x.workload}: ${x.message}`);
+      }
+    }
+    io.err(`${trees.length} workloads verified, ${bad} discrepancies`);
+    return bad === 0 ? 0 : 1;
+  } finally {
+    live.stop();
+  }
+}
+

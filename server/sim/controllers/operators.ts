@@ -1,6 +1,7 @@
 /** Every framework operator of the simulation, in one list (index.ts registers them). */
 
 import { JobSetController } from './jobset.ts';
+import { LeaderWorkerSetController } from './leaderworkerset.ts';
 import { MPIJobController } from './mpijob.ts';
 import { PyTorchJobController } from './pytorchjob.ts';
 import { RayClusterController } from './raycluster.ts';
@@ -16,5 +17,6 @@ export function operatorControllers(): Controller[] {
     new RayClusterController(),
     new RayJobController(),
     new RayServiceController(),
+    new LeaderWorkerSetController(),
   ];
 }

@@ -440,15 +440,25 @@ export class Runtime {
   applyService<T extends KubeObject>(desired: T): T {
     const cur = this.store.get(desired.apiVersion, desired.kind, desired.metadata.namespace, desired.metadata.name!) as T | undefined;
     if (!cur) return this.create(desired);
+    const want = desired.metadata.ownerReferences?.find((r) => r.controller);
+    const have = cur.metadata.ownerReferences?.find((r) => r.controller);
+    if (want && have && want.uid !== have.uid) return cur;
     const cs = (cur.spec ?? {}) as Record<string, unknown>;
     const ds = (desired.spec ?? {}) as Record<string, unknown>;
     return this.syncObject(cur, { ...desired, spec: { ...ds, clusterIP: cs.clusterIP, clusterIPs: cs.clusterIPs } });
   }
 
-  /** Creates `desired` if missing, else syncs it. */
+  /**
+   * Creates `desired` if missing, else syncs it. An object controlled by another owner (e.g. a child of a
+   * deleted owner the garbage collector has not reached yet) is never adopted: it is left alone and
+   * returned as it is, like controller-runtime refuses to take over objects with a foreign controller.
+   */
   apply<T extends KubeObject>(desired: T): T {
     const cur = this.store.get(desired.apiVersion, desired.kind, desired.metadata.namespace, desired.metadata.name!) as T | undefined;
     if (!cur) return this.create(desired);
+    const want = desired.metadata.ownerReferences?.find((r) => r.controller);
+    const have = cur.metadata.ownerReferences?.find((r) => r.controller);
+    if (want && have && want.uid !== have.uid) return cur;
     return this.syncObject(cur, desired);
   }
 }

@@ -40,6 +40,8 @@ export function fixture(opts: Partial<Omit<ControllerOptions, 'clock'>> & { pool
     readinessDelay: 3000,
     batchDuration: 60_000,
     autoDrain: false,
+    // A reconcile loop fails the test quickly instead of hanging it.
+    maxReconcilesPerSettle: 500_000,
     onError: (e, where) => {
       throw new Error(`${where}: ${e instanceof Error ? e.stack : String(e)}`);
     },

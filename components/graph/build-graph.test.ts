@@ -1,0 +1,85 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildGraph, groupTone, podTone } from './build-graph.ts';
+import { layoutLeftToRight } from './layout.ts';
+import { jobSetTree, podTree, pod } from './test-trees.ts';
+
+test('a JobSet: workload → replicatedjob → leader/worker instances → pods, with GPUs', () => {
+  const g = buildGraph(jobSetTree(1, 2), 'Running');
+  const ids = g.nodes.map((n) => n.id);
+  assert.deepEqual(ids.slice(0, 4), ['workload', 'c:replicatedjob', 'i:replicatedjob/leader', 'i:replicatedjob/worker']);
+  assert.equal(g.nodes.filter((n) => n.type === 'pod').length, 3);
+  const edges = g.edges.map((e) => `${e.source}->${e.target}`);
+  assert.ok(edges.includes('workload->c:replicatedjob'));
+  assert.ok(edges.includes('c:replicatedjob->i:replicatedjob/leader'));
+  assert.ok(edges.includes('i:replicatedjob/worker->p:team-a/train-worker-1'));
+  const worker = g.nodes.find((n) => n.id === 'i:replicatedjob/worker')!;
+  assert.equal(worker.gpus, 8);
+  assert.equal(worker.gpuHint, '8 nvidia.com/gpu');
+  assert.match(worker.subtitle, /2\/2 pods · 4 GPU\/pod/);
+  assert.equal(g.nodes[0].gpus, 12);
+  assert.equal(g.nodes[0].tone, 'ok');
+});
+
+test('a plain Pod workload: the pod hangs off the workload node', () => {
+  const g = buildGraph(podTree(), 'Running');
+  assert.deepEqual(g.nodes.map((n) => n.type), ['workload', 'pod']);
+  assert.deepEqual(g.edges.map((e) => e.source), ['workload']);
+});
+
+test('a role with hundreds of pods collapses into one node with counts, and expands on request', () => {
+  const tree = jobSetTree(1, 600);
+  tree.pods[5] = { ...tree.pods[5], phase: 'Pending', ready: false, node: null };
+  const g = buildGraph(tree, 'Running');
+  const summary = g.nodes.find((n) => n.type === 'pods')!;
+  assert.equal(summary.id, 'pods:i:replicatedjob/worker');
+  assert.equal(summary.title, '600 pods');
+  assert.equal(summary.counts?.pending, 1);
+  assert.equal(summary.counts?.ready, 599);
+  assert.equal(summary.gpus, 2400);
+  assert.equal(summary.toggle, 'i:replicatedjob/worker');
+  assert.equal(summary.tone, 'wait');
+  assert.equal(g.nodes.filter((n) => n.type === 'pod').length, 1); // the leader
+  const holder = g.nodes.find((n) => n.id === 'i:replicatedjob/worker')!;
+  assert.equal(holder.toggle, 'i:replicatedjob/worker');
+  assert.equal(holder.expanded, false);
+
+  const open = buildGraph(tree, 'Running', { expanded: new Set(['i:replicatedjob/worker']) });
+  assert.equal(open.nodes.filter((n) => n.type === 'pod').length, 601);
+  assert.equal(open.nodes.find((n) => n.id === 'i:replicatedjob/worker')!.expanded, true);
+});
+
+test('unmatched pods stand apart, not connected to the workload', () => {
+  const tree = jobSetTree(1, 1);
+  tree.unmatchedPods = [pod('stray', null, null, 2)];
+  const g = buildGraph(tree, 'Degraded');
+  assert.ok(g.nodes.some((n) => n.id === 'unmatched' && n.gpus === 2));
+  assert.ok(g.edges.some((e) => e.source === 'unmatched' && e.target === 'u:team-a/stray'));
+  assert.ok(!g.edges.some((e) => e.target === 'unmatched'));
+  assert.equal(g.nodes[0].tone, 'warn');
+});
+
+test('tones: failures dominate, not-ready is amber, all finished is done', () => {
+  assert.equal(podTone(pod('a', 'x', 'y', 0, 'Running', false)), 'warn');
+  assert.equal(groupTone([pod('a', 'x', 'y', 0, 'Succeeded', false), pod('b', 'x', 'y', 0, 'Failed', false)]), 'bad');
+  assert.equal(groupTone([pod('a', 'x', 'y', 0, 'Succeeded', false)]), 'done');
+  assert.equal(groupTone([], 3), 'wait');
+  assert.equal(groupTone([pod('a', 'x', 'y', 0)], 2), 'warn');
+});
+
+test('layout puts owners left of what they own and keeps nodes apart', () => {
+  const g = buildGraph(jobSetTree(1, 2), 'Running');
+  const sized = g.nodes.map((n) => ({ id: n.id, width: 180, height: 50 }));
+  const { positions } = layoutLeftToRight(sized, g.edges);
+  for (const e of g.edges) assert.ok(positions.get(e.source)!.x < positions.get(e.target)!.x, e.id);
+  const pods = g.nodes.filter((n) => n.type === 'pod').map((n) => positions.get(n.id)!);
+  for (let i = 0; i < pods.length; i++) for (let j = i + 1; j < pods.length; j++) assert.ok(Math.abs(pods[i].y - pods[j].y) >= 50);
+});
+
+test('1,000 pods collapsed lay out fast', () => {
+  const g = buildGraph(jobSetTree(1, 1000), 'Running');
+  const t0 = performance.now();
+  layoutLeftToRight(g.nodes.map((n) => ({ id: n.id, width: 180, height: 50 })), g.edges);
+  assert.ok(g.nodes.length < 10);
+  assert.ok(performance.now() - t0 < 1000);
+});

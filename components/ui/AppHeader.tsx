@@ -1,0 +1,42 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { ConnectionIndicator } from './ConnectionIndicator.tsx';
+import { ThemeToggle } from './ThemeToggle.tsx';
+
+const NAV = [
+  { href: '/', label: 'Workloads', match: (p: string) => p === '/' || p.startsWith('/workloads') },
+  { href: '/definitions', label: 'Definitions', match: (p: string) => p.startsWith('/definitions') },
+];
+
+export function AppHeader() {
+  const path = usePathname() ?? '/';
+  return (
+    <header className="flex h-12 shrink-0 items-center gap-6 border-b border-slate-200 px-4 dark:border-slate-800">
+      <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
+        <span aria-hidden="true" className="inline-block h-5 w-5 rounded bg-gradient-to-br from-emerald-500 to-sky-600" />
+        workload-map
+      </Link>
+      <nav aria-label="Main" className="flex gap-1 text-sm">
+        {NAV.map((n) => {
+          const on = n.match(path);
+          return (
+            <Link
+              key={n.href}
+              href={n.href}
+              aria-current={on ? 'page' : undefined}
+              className={`rounded-md px-2 py-1 ${on ? 'bg-slate-100 font-medium text-slate-900 dark:bg-slate-800 dark:text-white' : 'text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white'}`}
+            >
+              {n.label}
+            </Link>
+          );
+        })}
+      </nav>
+      <div className="ml-auto flex items-center gap-3">
+        <ConnectionIndicator />
+        <ThemeToggle />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,265 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import type { WorkloadTree } from '../../server/engine/tree.ts';
+import { WindowedList } from '../ui/WindowedList.tsx';
+import { formatGpus } from '../workloads/format.ts';
+import { definitionHref } from '../workloads/workload-href.ts';
+import { gpuByResource, podRows, roleRows } from './detail-model.ts';
+
+export function Panel({ title, children, actions, id }: { title: string; children: ReactNode; actions?: ReactNode; id?: string }) {
+  return (
+    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950">
+      <div className="flex items-center gap-2 border-b border-slate-200 px-3 py-2 dark:border-slate-800">
+        <h2 id={id} className="text-sm font-semibold">
+          {title}
+        </h2>
+        <div className="ml-auto">{actions}</div>
+      </div>
+      <div className="p-3 text-sm">{children}</div>
+    </section>
+  );
+}
+
+const th = 'px-2 py-1 text-left text-xs font-medium uppercase text-slate-500 dark:text-slate-400';
+const td = 'px-2 py-1';
+
+export function StatusPanel({ tree }: { tree: WorkloadTree }) {
+  const s = tree.status;
+  return (
+    <Panel title="Status" id="panel-status">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+        <dt className="text-slate-500">Matched</dt>
+        <dd>{s.matched.join(', ')}</dd>
+        <dt className="text-slate-500">Native phase</dt>
+        <dd>{s.phase || '—'}</dd>
+      </dl>
+      {s.conditions.length > 0 ? (
+        <table className="mt-2 w-full">
+          <caption className="sr-only">Conditions</caption>
+          <thead>
+            <tr>
+              <th className={th}>Condition</th>
+              <th className={th}>Status</th>
+              <th className={th}>Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.conditions.map((c, i) => (
+              <tr key={`${c.type}-${i}`} className="border-t border-slate-100 align-top dark:border-slate-800" title={c.message ?? ''}>
+                <td className={td}>{c.type}</td>
+                <td className={`${td} ${c.status === 'True' ? 'text-emerald-700 dark:text-emerald-400' : c.status === 'False' ? 'text-slate-500' : ''}`}>{c.status ?? '—'}</td>
+                <td className={td}>
+                  {c.reason ?? '—'}
+                  {c.message && <div className="text-xs text-slate-500 dark:text-slate-400">{c.message}</div>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="mt-2 text-slate-500">No conditions reported.</p>
+      )}
+      {tree.errors.length > 0 && (
+        <ul className="mt-2 flex flex-col gap-1" aria-label="Errors">
+          {tree.errors.map((e, i) => (
+            <li key={i} className="rounded bg-red-50 px-2 py-1 text-xs text-red-800 dark:bg-red-950 dark:text-red-200">
+              <code>{e.code}</code> {e.message}
+              {e.path && <div className="font-mono text-[11px] opacity-80">{e.path}</div>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}
+
+export function GpuPanel({ tree }: { tree: WorkloadTree }) {
+  const rows = gpuByResource(tree);
+  return (
+    <Panel title="GPUs" id="panel-gpus">
+      {rows.length === 0 ? (
+        <p className="text-slate-500">This workload asks for no GPUs.</p>
+      ) : (
+        <table className="w-full tabular-nums" data-testid="gpu-table">
+          <thead>
+            <tr>
+              <th className={th}>Resource</th>
+              <th className={`${th} text-right`}>Desired</th>
+              <th className={`${th} text-right`}>Requested</th>
+              <th className={`${th} text-right`}>Allocated</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.resource} className="border-t border-slate-100 dark:border-slate-800">
+                <td className={td} title={r.resource}>
+                  {r.label}
+                  {r.mig && <span className="ml-1 text-xs text-slate-500">({r.resource})</span>}
+                </td>
+                <td className={`${td} text-right`}>{formatGpus(r.desired)}</td>
+                <td className={`${td} text-right`}>{formatGpus(r.requested)}</td>
+                <td className={`${td} text-right`}>{formatGpus(r.allocated)}</td>
+              </tr>
+            ))}
+            {rows.length > 1 && (
+              <tr className="border-t border-slate-200 font-semibold dark:border-slate-700">
+                <td className={td}>Total</td>
+                <td className={`${td} text-right`}>{formatGpus(tree.gpus.desired.total)}</td>
+                <td className={`${td} text-right`}>{formatGpus(tree.gpus.requested.total)}</td>
+                <td className={`${td} text-right`}>{formatGpus(tree.gpus.allocated.total)}</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      )}
+    </Panel>
+  );
+}
+
+export function RolesPanel({ tree }: { tree: WorkloadTree }) {
+  const rows = roleRows(tree);
+  return (
+    <Panel title="Roles" id="panel-roles">
+      {rows.length === 0 ? (
+        <p className="text-slate-500">The definition names no pod-bearing roles.</p>
+      ) : (
+        <table className="w-full tabular-nums" data-testid="roles-table">
+          <thead>
+            <tr>
+              <th className={th}>Role</th>
+              <th className={th}>Component</th>
+              <th className={th}>Instance</th>
+              <th className={`${th} text-right`}>Pods live / desired</th>
+              <th className={`${th} text-right`}>Ready</th>
+              <th className={th}>GPUs per pod</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={`${r.component}/${r.instance}`} className="border-t border-slate-100 dark:border-slate-800">
+                <td className={`${td} font-medium`}>{r.name}</td>
+                <td className={`${td} text-slate-600 dark:text-slate-300`}>{r.component}</td>
+                <td className={`${td} font-mono text-xs`}>{r.instance || '—'}</td>
+                <td className={`${td} text-right ${r.live !== r.desired ? 'text-amber-700 dark:text-amber-400' : ''}`}>
+                  {r.live} / {r.desired}
+                </td>
+                <td className={`${td} text-right`}>{r.ready}</td>
+                <td className={td}>{r.gpusPerPod}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Panel>
+  );
+}
+
+const POD_COLS = 'minmax(200px,2fr) minmax(90px,1fr) 110px 60px minmax(120px,1.2fr) minmax(90px,1fr) 70px';
+const PHASE_TONE: Record<string, string> = {
+  Running: 'text-emerald-700 dark:text-emerald-400',
+  Pending: 'text-sky-700 dark:text-sky-400',
+  Failed: 'text-red-700 dark:text-red-400',
+  Succeeded: 'text-indigo-700 dark:text-indigo-400',
+};
+
+export function PodsPanel({ tree }: { tree: WorkloadTree }) {
+  const rows = podRows(tree);
+  const header = (
+    <div role="row" className="grid items-center gap-2 border-b border-slate-200 bg-slate-50 px-2 dark:border-slate-800 dark:bg-slate-900" style={{ gridTemplateColumns: POD_COLS, height: 30 }}>
+      {['Pod', 'Role', 'Phase', 'Ready', 'Node', 'GPUs', 'Restarts'].map((h) => (
+        <div key={h} role="columnheader" className="text-xs font-medium uppercase text-slate-500 dark:text-slate-400">
+          {h}
+        </div>
+      ))}
+    </div>
+  );
+  return (
+    <Panel title={`Pods (${tree.pods.length}${tree.unmatchedPods.length ? ` + ${tree.unmatchedPods.length} unmatched` : ''})`} id="panel-pods">
+      {rows.length === 0 ? (
+        <p className="text-slate-500">No pods yet.</p>
+      ) : (
+        <WindowedList
+          label="Pods"
+          count={rows.length}
+          rowHeight={30}
+          maxHeight={420}
+          header={header}
+          renderRow={(i, style) => {
+            const r = rows[i];
+            return (
+              <div key={`${r.pod.namespace}/${r.pod.name}`} role="row" style={{ ...style, gridTemplateColumns: POD_COLS }} className={`grid items-center gap-2 border-b border-slate-100 px-2 text-xs dark:border-slate-800 ${r.unmatched ? 'bg-amber-50/60 dark:bg-amber-950/30' : ''}`}>
+                <div role="cell" className="truncate font-mono" title={r.pod.name}>
+                  {r.pod.name}
+                </div>
+                <div role="cell" className="truncate">
+                  {r.role || '—'}
+                </div>
+                <div role="cell" className={PHASE_TONE[r.pod.phase] ?? ''}>
+                  {r.pod.phase}
+                </div>
+                <div role="cell">{r.pod.ready ? 'yes' : 'no'}</div>
+                <div role="cell" className="truncate" title={r.pod.node ?? 'not scheduled'}>
+                  {r.pod.node ?? '—'}
+                </div>
+                <div role="cell" className="truncate tabular-nums" title={Object.keys(r.pod.gpus).join(', ')}>
+                  {r.gpus}
+                </div>
+                <div role="cell" className={`tabular-nums ${r.pod.restarts > 0 ? 'text-amber-700 dark:text-amber-400' : ''}`}>
+                  {r.pod.restarts}
+                </div>
+              </div>
+            );
+          }}
+        />
+      )}
+    </Panel>
+  );
+}
+
+export function GangPanel({ tree }: { tree: WorkloadTree }) {
+  return (
+    <Panel title="Gang scheduling preview" id="panel-gang">
+      {tree.gang.length === 0 ? (
+        <p className="text-slate-500">The definition gives no gang-scheduling instructions for this workload.</p>
+      ) : (
+        <ul className="flex flex-col gap-2" data-testid="gang">
+          {tree.gang.map((g) => (
+            <li key={g.name} className="rounded border border-slate-200 p-2 dark:border-slate-800">
+              <div className="font-mono text-xs">
+                PodGroup {g.namespace}/{g.name}
+              </div>
+              <div className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+                minMember {g.minMember ?? '—'}
+                {g.minSubGroup !== null && ` · minSubGroup ${g.minSubGroup}`} · {g.pods.length} pod{g.pods.length === 1 ? '' : 's'}
+                {g.topologyConstraint && ` · topology ${g.topologyConstraint.topology}${g.topologyConstraint.requiredTopologyLevel ? ` (required ${g.topologyConstraint.requiredTopologyLevel})` : g.topologyConstraint.preferredTopologyLevel ? ` (preferred ${g.topologyConstraint.preferredTopologyLevel})` : ''}`}
+                {g.source === 'podGroups' && ' · from the deprecated podGroups instruction'}
+              </div>
+              {g.subGroups.length > 0 && (
+                <ul className="mt-1 pl-3 text-xs">
+                  {g.subGroups.map((s) => (
+                    <li key={s.name}>
+                      subgroup <span className="font-mono">{s.name}</span>: minMember {s.minMember}, {s.podsReferences.length} pods
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}
+
+export function DefinitionPanel({ definition, cluster }: { definition: { name: string; source: string }; cluster: string }) {
+  return (
+    <Panel title="Definition" id="panel-definition">
+      <p>
+        <Link href={definitionHref({ ...definition, cluster: definition.source === 'cluster' ? cluster : null })} className="font-mono text-sky-700 hover:underline dark:text-sky-400">
+          {definition.name}
+        </Link>{' '}
+        <span className="text-slate-500">({definition.source})</span>
+      </p>
+    </Panel>
+  );
+}

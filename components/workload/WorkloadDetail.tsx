@@ -1,0 +1,196 @@
+'use client';
+
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { stringify } from 'yaml';
+import type { WorkloadTree } from '../../server/engine/tree.ts';
+import type { WorkloadRow } from '../../server/workloads/row.ts';
+import { buildGraph } from '../graph/build-graph.ts';
+import { FlowGraph } from '../graph/FlowGraph.tsx';
+import { clockTime } from '../live/connection-label.ts';
+import { useLiveRow } from '../live/LiveProvider.tsx';
+import { KindIcon } from '../ui/KindIcon.tsx';
+import { StatusBadge } from '../ui/StatusBadge.tsx';
+import { formatAge, formatGpus } from '../workloads/format.ts';
+import { keyId, workloadApi } from '../workloads/workload-href.ts';
+import type { WorkloadKey } from '../workloads/workload-href.ts';
+import { DefinitionPanel, GangPanel, GpuPanel, Panel, PodsPanel, RolesPanel, StatusPanel } from './Panels.tsx';
+
+interface Detail {
+  row: WorkloadRow;
+  tree: WorkloadTree;
+  object: unknown;
+  definition: { name: string; source: string; yaml?: string };
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function fetchDetail(url: string): Promise<Detail> {
+  const res = await fetch(url, { cache: 'no-store' });
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new HttpError(res.status, body?.error?.message ?? `HTTP ${res.status}`);
+  }
+  return (await res.json()) as Detail;
+}
+
+function sameRow(a: WorkloadRow, b: WorkloadRow): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function Message({ title, detail }: { title: string; detail?: string }) {
+  return (
+    <div role="status" className="flex flex-1 flex-col items-center justify-center gap-2 p-8 text-center">
+      <p className="text-base font-medium">{title}</p>
+      {detail && <p className="max-w-xl text-sm text-slate-500 dark:text-slate-400">{detail}</p>}
+      <Link href="/" className="text-sm text-sky-700 hover:underline dark:text-sky-400">
+        ← All workloads
+      </Link>
+    </div>
+  );
+}
+
+export function WorkloadDetail({ k }: { k: WorkloadKey }) {
+  const id = keyId(k);
+  const url = workloadApi(k);
+  const qc = useQueryClient();
+  const query = useQuery({
+    queryKey: ['workload', id],
+    queryFn: () => fetchDetail(url),
+    retry: (n, e) => !(e instanceof HttpError && e.status === 404) && n < 2,
+    refetchInterval: 15_000,
+  });
+  const { row, hasSnapshot } = useLiveRow(id);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const [goneAt, setGoneAt] = useState<number | null>(null);
+
+  // The stream carries rows, not trees: when this workload's row differs from the loaded one,
+  // fetch the tree again (at most once a second; the last change is always fetched). Changes that
+  // leave the row alone (a pod's node, restarts) are picked up by the periodic refetch.
+  const triggered = useRef<WorkloadRow | undefined>(undefined);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const lastFetch = useRef(0);
+  const loaded = query.data;
+  useEffect(() => {
+    if (!hasSnapshot) return;
+    if (row === undefined) {
+      if (loaded) setGoneAt((g) => g ?? Date.now());
+      return;
+    }
+    setGoneAt(null);
+    if (!loaded || triggered.current === row || sameRow(row, loaded.row)) return;
+    triggered.current = row;
+    if (timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      lastFetch.current = Date.now();
+      void qc.invalidateQueries({ queryKey: ['workload', id] });
+    }, Math.max(0, lastFetch.current + 1000 - Date.now()));
+  }, [row, hasSnapshot, qc, id, loaded]);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  const data = query.data;
+  const status = row?.status ?? data?.row.status ?? 'Undefined';
+  const model = useMemo(() => (data ? buildGraph(data.tree, status, { expanded }) : null), [data, status, expanded]);
+  const onToggle = useCallback((key: string) => {
+    setExpanded((s) => {
+      const n = new Set(s);
+      if (n.has(key)) n.delete(key);
+      else n.add(key);
+      return n;
+    });
+  }, []);
+  const yamlText = useMemo(() => (data ? stringify(data.object, { lineWidth: 0 }) : ''), [data]);
+
+  if (query.isPending) return <Message title="Loading the workload…" detail={`Resolving ${k.kind} ${k.namespace}/${k.name} in cluster ${k.cluster}.`} />;
+  if (query.isError && !data) {
+    const e = query.error;
+    if (e instanceof HttpError && e.status === 404) return <Message title="Workload not found" detail={`There is no ${k.kind} ${k.namespace === '_' ? '' : `${k.namespace}/`}${k.name} in cluster ${k.cluster}. It may have been deleted.`} />;
+    return <Message title="Could not load the workload" detail={e.message} />;
+  }
+  if (!data || !model) return null;
+  const shown = row ?? data.row;
+  const tree = data.tree;
+
+  return (
+    <div className="flex flex-col gap-3">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href="/" className="text-sky-700 hover:underline dark:text-sky-400">
+          ← Workloads
+        </Link>
+      </nav>
+      <header className="flex flex-wrap items-center gap-3">
+        <KindIcon apiVersion={shown.apiVersion} kind={shown.kind} size="lg" />
+        <div className="min-w-0">
+          <h1 className="truncate text-xl font-semibold" data-testid="workload-name">
+            {shown.name}
+          </h1>
+          <p className="text-sm text-slate-500 dark:text-slate-400">
+            {shown.kind} · {shown.apiVersion} · namespace {shown.namespace || '(cluster-scoped)'} · cluster {shown.cluster} · age {formatAge(shown.createdAt, Date.now())}
+          </p>
+        </div>
+        <StatusBadge status={shown.status} reason={shown.statusReason} others={shown.statuses} />
+        <div className="ml-auto flex gap-4 text-sm tabular-nums" data-testid="workload-gpus">
+          <span>
+            GPUs allocated <b data-testid="gpus-allocated">{formatGpus(shown.gpus.allocated)}</b>
+          </span>
+          <span>
+            requested <b data-testid="gpus-requested">{formatGpus(shown.gpus.requested)}</b>
+          </span>
+          <span>
+            desired <b data-testid="gpus-desired">{formatGpus(shown.gpus.desired)}</b>
+          </span>
+          <span>
+            pods {shown.pods.ready}/{shown.pods.total} ready
+          </span>
+        </div>
+      </header>
+      {goneAt !== null && (
+        <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          This workload was deleted at {clockTime(goneAt)}. Showing its last known state.
+        </p>
+      )}
+      {query.isError && data && (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          Could not refresh: {query.error.message}. Showing the last loaded state.
+        </p>
+      )}
+      <div className="grid gap-3 lg:grid-cols-[minmax(0,1fr)_380px]">
+        <Panel title="Structure" id="panel-structure" actions={<span className="text-xs text-slate-500">{tree.pods.length} pods · click a group to expand it</span>}>
+          <FlowGraph model={model} onToggle={onToggle} label={`Structure of ${shown.kind} ${shown.name}`} className="h-[540px] w-full" />
+        </Panel>
+        <div className="flex flex-col gap-3">
+          <StatusPanel tree={tree} />
+          <GpuPanel tree={tree} />
+          <DefinitionPanel definition={data.definition} cluster={shown.cluster} />
+        </div>
+      </div>
+      <RolesPanel tree={tree} />
+      <PodsPanel tree={tree} />
+      <GangPanel tree={tree} />
+      <Panel title="Root object (YAML)" id="panel-yaml">
+        <details>
+          <summary className="cursor-pointer text-sm text-sky-700 dark:text-sky-400">
+            Show {shown.kind} {shown.name}
+          </summary>
+          <pre className="mt-2 max-h-[480px] overflow-auto rounded bg-slate-50 p-3 text-xs dark:bg-slate-900" data-testid="root-yaml">
+            {yamlText}
+          </pre>
+        </details>
+      </Panel>
+    </div>
+  );
+}

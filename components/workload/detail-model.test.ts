@@ -1,0 +1,24 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gpuByResource, perPodText, podRows, roleRows } from './detail-model.ts';
+import { jobSetTree, pod } from '../graph/test-trees.ts';
+
+test('GPUs by resource, with MIG named as such', () => {
+  const t = jobSetTree(1, 2);
+  t.gpus.desired.byResource['nvidia.com/mig-1g.5gb'] = 2;
+  const rows = gpuByResource(t);
+  assert.deepEqual(rows.map((r) => `${r.label}:${r.desired}/${r.requested}/${r.allocated}`), ['GPU:12/12/12', 'MIG 1g.5gb:2/0/0']);
+  assert.equal(perPodText({ 'nvidia.com/gpu': 4, 'nvidia.com/mig-1g.5gb': 1 }), '4 GPU + 1 MIG 1g.5gb');
+  assert.equal(perPodText({}), '—');
+});
+
+test('roles table: instances, desired vs live, GPUs per pod', () => {
+  const rows = roleRows(jobSetTree(1, 3));
+  assert.deepEqual(rows.map((r) => `${r.name} ${r.instances} ${r.live}/${r.desired} ${r.gpusPerPod}`), ['leader 2 1/1 4 GPU', 'worker 2 3/3 4 GPU']);
+});
+
+test('pods sorted by role then name, unmatched last', () => {
+  const t = jobSetTree(1, 2);
+  t.unmatchedPods = [pod('stray', null, null, 0)];
+  assert.deepEqual(podRows(t).map((r) => `${r.role}:${r.pod.name}`), ['leader:train-leader-0', 'worker:train-worker-0', 'worker:train-worker-1', '(unmatched):stray']);
+});

@@ -1,0 +1,74 @@
+/** Tables of the workload page, derived from the tree: GPUs by resource, roles, pods. */
+import type { GpuAmounts, TreePod, WorkloadTree } from '../../server/engine/tree.ts';
+import { describeResource, formatGpus } from '../workloads/format.ts';
+
+export interface GpuResourceRow {
+  resource: string;
+  label: string;
+  mig: boolean;
+  desired: number;
+  requested: number;
+  allocated: number;
+}
+
+export function gpuByResource(tree: WorkloadTree): GpuResourceRow[] {
+  const names = new Set<string>([...Object.keys(tree.gpus.desired.byResource), ...Object.keys(tree.gpus.requested.byResource), ...Object.keys(tree.gpus.allocated.byResource)]);
+  return [...names].sort().map((resource) => ({
+    resource,
+    ...describeResource(resource),
+    desired: tree.gpus.desired.byResource[resource] ?? 0,
+    requested: tree.gpus.requested.byResource[resource] ?? 0,
+    allocated: tree.gpus.allocated.byResource[resource] ?? 0,
+  }));
+}
+
+export function perPodText(a: GpuAmounts): string {
+  const parts = Object.entries(a)
+    .filter(([, n]) => n > 0)
+    .sort(([x], [y]) => (x < y ? -1 : 1))
+    .map(([r, n]) => `${formatGpus(n)} ${describeResource(r).label}`);
+  return parts.length ? parts.join(' + ') : '—';
+}
+
+export interface RoleRow {
+  name: string;
+  component: string;
+  instance: string;
+  instances: number;
+  desired: number;
+  live: number;
+  ready: number;
+  gpusPerPod: string;
+}
+
+export function roleRows(tree: WorkloadTree): RoleRow[] {
+  return tree.roles.map((r) => {
+    const c = tree.components.find((x) => x.name === r.component);
+    return {
+      name: r.name,
+      component: r.component,
+      instance: r.instance,
+      instances: c ? Math.max(1, c.instances.length) : 1,
+      desired: r.desiredPods,
+      live: r.livePods,
+      ready: r.readyPods,
+      gpusPerPod: perPodText(r.gpusPerPod),
+    };
+  });
+}
+
+export interface PodRow {
+  pod: TreePod;
+  role: string;
+  gpus: string;
+  unmatched: boolean;
+}
+
+/** Pods by role, then name; unmatched pods last. */
+export function podRows(tree: WorkloadTree): PodRow[] {
+  const role = (p: TreePod) => (p.instance ? p.instance : (p.component ?? ''));
+  const rows = tree.pods.map((pod) => ({ pod, role: role(pod), gpus: perPodText(pod.gpus), unmatched: false }));
+  rows.sort((a, b) => (a.role < b.role ? -1 : a.role > b.role ? 1 : a.pod.name < b.pod.name ? -1 : a.pod.name > b.pod.name ? 1 : 0));
+  for (const pod of [...tree.unmatchedPods].sort((a, b) => (a.name < b.name ? -1 : 1))) rows.push({ pod, role: '(unmatched)', gpus: perPodText(pod.gpus), unmatched: true });
+  return rows;
+}

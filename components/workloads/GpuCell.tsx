@@ -1,0 +1,45 @@
+import type { WorkloadRow } from '../../server/workloads/row.ts';
+import { amountsText, formatGpus, migProfiles } from './format.ts';
+
+/**
+ * allocated / requested / desired with a small bar: solid = allocated, striped = requested but not
+ * allocated (waiting), track = desired. Resource names on hover; MIG slices are labelled as such.
+ */
+export function GpuCell({ gpus }: { gpus: WorkloadRow['gpus'] }) {
+  const { allocated, requested, desired, byResource } = gpus;
+  const scale = Math.max(allocated, requested, desired);
+  const mig = migProfiles(byResource.allocated, byResource.requested, byResource.desired);
+  const title = [
+    `allocated: ${amountsText(byResource.allocated)}`,
+    `requested: ${amountsText(byResource.requested)}`,
+    `desired: ${amountsText(byResource.desired)}`,
+  ].join('\n');
+  const pct = (n: number) => `${scale > 0 ? (n / scale) * 100 : 0}%`;
+  return (
+    <div className="flex w-full flex-col justify-center gap-1" title={title}>
+      <div className="flex items-baseline gap-1 tabular-nums">
+        <span className="font-semibold">{formatGpus(allocated)}</span>
+        <span className="text-xs text-slate-500 dark:text-slate-400">
+          / {formatGpus(requested)} / {formatGpus(desired)}
+        </span>
+        {mig.length > 0 && (
+          <span className="ml-auto rounded bg-lime-100 px-1 text-[10px] font-semibold text-lime-800 dark:bg-lime-950 dark:text-lime-300" title={`MIG slices: ${mig.join(', ')}`}>
+            MIG
+          </span>
+        )}
+        <span className="sr-only">
+          GPUs: {formatGpus(allocated)} allocated, {formatGpus(requested)} requested, {formatGpus(desired)} desired{mig.length ? `, MIG ${mig.join(', ')}` : ''}
+        </span>
+      </div>
+      <div className="relative h-1.5 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700" aria-hidden="true">
+        {requested > allocated && (
+          <div
+            className="absolute inset-y-0 left-0 bg-[repeating-linear-gradient(45deg,var(--color-amber-500)_0_3px,transparent_3px_6px)]"
+            style={{ width: pct(requested) }}
+          />
+        )}
+        <div className="absolute inset-y-0 left-0 rounded-full bg-emerald-500" style={{ width: pct(allocated) }} />
+      </div>
+    </div>
+  );
+}

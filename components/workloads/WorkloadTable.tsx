@@ -1,0 +1,297 @@
+'use client';
+
+import Link from 'next/link';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
+import type { WorkloadRow } from '../../server/workloads/row.ts';
+import { KindIcon } from '../ui/KindIcon.tsx';
+import { StatusBadge } from '../ui/StatusBadge.tsx';
+import { anchorAt, restoreAnchor, revealScrollTop, visibleRange } from '../ui/virtual-window.ts';
+import { formatAge } from './format.ts';
+import { GpuCell } from './GpuCell.tsx';
+import type { SortKey, SortOrder } from './view-state.ts';
+import { workloadHref } from './workload-href.ts';
+
+export const ROW_HEIGHT = 44;
+const HEADER_HEIGHT = 36;
+const COLUMNS = 'minmax(150px,1fr) minmax(200px,2.2fr) minmax(120px,1fr) minmax(90px,0.8fr) 128px 190px 72px minmax(150px,1.5fr) 60px';
+
+interface Column {
+  key: SortKey | null;
+  label: string;
+  sorts?: Array<{ key: SortKey; label: string; title: string }>;
+  align?: 'right';
+}
+
+const HEADERS: Column[] = [
+  { key: 'kind', label: 'Kind' },
+  { key: 'name', label: 'Name' },
+  { key: 'namespace', label: 'Namespace' },
+  { key: 'cluster', label: 'Cluster' },
+  { key: 'status', label: 'Status' },
+  {
+    key: null,
+    label: 'GPUs',
+    sorts: [
+      { key: 'allocated', label: 'alloc', title: 'Sort by GPUs allocated (pods bound to a node, not finished)' },
+      { key: 'requested', label: 'req', title: 'Sort by GPUs requested (live, non-terminal pods)' },
+      { key: 'desired', label: 'desired', title: 'Sort by GPUs desired (templates × replicas)' },
+    ],
+  },
+  { key: 'pods', label: 'Pods', align: 'right' },
+  { key: 'roles', label: 'Roles' },
+  { key: 'age', label: 'Age', align: 'right' },
+];
+
+function SortButton({ k, label, title, sort, order, onSort }: { k: SortKey; label: string; title?: string; sort: SortKey; order: SortOrder; onSort(k: SortKey): void }) {
+  const on = sort === k;
+  return (
+    <button
+      type="button"
+      onClick={() => onSort(k)}
+      title={title ?? `Sort by ${label}`}
+      className={`inline-flex items-center gap-0.5 rounded px-0.5 hover:text-slate-900 dark:hover:text-white ${on ? 'text-slate-900 dark:text-white' : ''}`}
+    >
+      {label}
+      <span aria-hidden="true" className={`text-[10px] ${on ? '' : 'invisible'}`}>
+        {order === 'asc' ? '▲' : '▼'}
+      </span>
+    </button>
+  );
+}
+
+const Row = memo(function Row({ row, index, active, now, onPick }: { row: WorkloadRow; index: number; active: boolean; now: number; onPick(index: number, open: boolean): void }) {
+  const href = workloadHref(row);
+  return (
+    <div
+      role="row"
+      id={`wl-row-${index}`}
+      aria-rowindex={index + 2}
+      aria-selected={active}
+      data-row-id={row.id}
+      onClick={(e) => {
+        if ((e.target as HTMLElement).closest('a')) return;
+        onPick(index, true);
+      }}
+      className={`absolute left-0 right-0 grid cursor-pointer items-center gap-3 border-b border-slate-100 px-3 text-sm dark:border-slate-800 ${active ? 'bg-sky-50 outline-2 -outline-offset-2 outline-sky-500 dark:bg-sky-950/60' : 'hover:bg-slate-50 dark:hover:bg-slate-900'}`}
+      style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT, gridTemplateColumns: COLUMNS }}
+    >
+      <div role="gridcell" className="flex min-w-0 items-center gap-2">
+        <KindIcon apiVersion={row.apiVersion} kind={row.kind} />
+        <span className="truncate text-slate-600 dark:text-slate-300" title={`${row.kind} (${row.apiVersion})`}>
+          {row.kind}
+        </span>
+      </div>
+      <div role="gridcell" className="flex min-w-0 items-center gap-1">
+        <Link href={href} tabIndex={-1} className="truncate font-medium text-slate-900 hover:underline dark:text-slate-100" title={row.name} prefetch={false}>
+          {row.name}
+        </Link>
+        {row.errors.length > 0 && (
+          <span className="shrink-0 text-xs text-red-600 dark:text-red-400" title={row.errors.join('\n')} aria-label={`${row.errors.length} errors`}>
+            ⚠
+          </span>
+        )}
+      </div>
+      <div role="gridcell" className="truncate text-slate-600 dark:text-slate-300" title={row.namespace}>
+        {row.namespace || '—'}
+      </div>
+      <div role="gridcell" className="truncate text-slate-600 dark:text-slate-300" title={row.cluster}>
+        {row.cluster}
+      </div>
+      <div role="gridcell" className="min-w-0">
+        <StatusBadge status={row.status} reason={row.statusReason} others={row.statuses} />
+      </div>
+      <div role="gridcell" className="min-w-0">
+        <GpuCell gpus={row.gpus} />
+      </div>
+      <div role="gridcell" className="text-right tabular-nums" title={`${row.pods.ready} ready of ${row.pods.total} pods`}>
+        <span className={row.pods.ready < row.pods.total ? 'text-amber-700 dark:text-amber-400' : ''}>{row.pods.ready}</span>
+        <span className="text-slate-400">/{row.pods.total}</span>
+      </div>
+      <div role="gridcell" className="truncate text-slate-600 dark:text-slate-300" title={row.roles.map((r) => `${r.name}: ${r.pods}/${r.desired} pods`).join('\n') || 'no roles'}>
+        {row.rolesSummary || '—'}
+      </div>
+      <div role="gridcell" className="text-right tabular-nums text-slate-600 dark:text-slate-300" title={row.createdAt ?? 'unknown'}>
+        {formatAge(row.createdAt, now)}
+      </div>
+    </div>
+  );
+});
+
+export interface WorkloadTableProps {
+  rows: WorkloadRow[];
+  sort: SortKey;
+  order: SortOrder;
+  onSort(k: SortKey): void;
+  onOpen(row: WorkloadRow): void;
+  now: number;
+  /** Changes when the view (filters, sort) changes: scroll back to the top then. */
+  resetKey: string;
+  /** Shown instead of rows (loading, empty, no match). */
+  placeholder?: ReactNode;
+  label: string;
+}
+
+export function WorkloadTable({ rows, sort, order, onSort, onOpen, now, resetKey, placeholder, label }: WorkloadTableProps) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(800);
+  const [activeId, setActiveId] = useState<string | null>(null);
+
+  const indexById = useMemo(() => {
+    const m = new Map<string, number>();
+    rows.forEach((r, i) => m.set(r.id, i));
+    return m;
+  }, [rows]);
+  const activeIndex = activeId !== null ? (indexById.get(activeId) ?? -1) : -1;
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setViewport(el.clientHeight - HEADER_HEIGHT));
+    ro.observe(el);
+    setViewport(el.clientHeight - HEADER_HEIGHT);
+    return () => ro.disconnect();
+  }, []);
+
+  // Live updates keep the row at the top of the viewport in place; a new view starts at the top.
+  const prev = useRef<{ rows: WorkloadRow[]; resetKey: string }>({ rows, resetKey });
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const p = prev.current;
+    prev.current = { rows, resetKey };
+    if (!el || p.rows === rows) return;
+    if (p.resetKey !== resetKey) {
+      el.scrollTop = 0;
+      return;
+    }
+    const anchor = anchorAt(
+      p.rows.map((r) => r.id),
+      el.scrollTop,
+      ROW_HEIGHT,
+    );
+    const top = restoreAnchor(anchor, (id) => indexById.get(id) ?? -1, ROW_HEIGHT);
+    if (top !== null && Math.abs(top - el.scrollTop) >= 1) el.scrollTop = top;
+  }, [rows, resetKey, indexById]);
+
+  const reveal = useCallback((i: number) => {
+    const el = scroller.current;
+    if (!el) return;
+    const top = revealScrollTop(i, el.scrollTop, el.clientHeight - HEADER_HEIGHT, ROW_HEIGHT);
+    if (top !== el.scrollTop) el.scrollTop = top;
+  }, []);
+
+  const pick = useCallback(
+    (i: number, open: boolean) => {
+      const r = rows[i];
+      if (!r) return;
+      setActiveId(r.id);
+      if (open) onOpen(r);
+    },
+    [rows, onOpen],
+  );
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (rows.length === 0) return;
+    const page = Math.max(1, Math.floor(viewport / ROW_HEIGHT) - 1);
+    const cur = activeIndex < 0 ? -1 : activeIndex;
+    let next: number;
+    switch (e.key) {
+      case 'ArrowDown':
+        next = Math.min(rows.length - 1, cur + 1);
+        break;
+      case 'ArrowUp':
+        next = Math.max(0, cur < 0 ? 0 : cur - 1);
+        break;
+      case 'PageDown':
+        next = Math.min(rows.length - 1, Math.max(0, cur) + page);
+        break;
+      case 'PageUp':
+        next = Math.max(0, cur - page);
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = rows.length - 1;
+        break;
+      case 'Enter':
+        if (cur >= 0) {
+          e.preventDefault();
+          onOpen(rows[cur]);
+        }
+        return;
+      default:
+        return;
+    }
+    e.preventDefault();
+    setActiveId(rows[next].id);
+    reveal(next);
+  };
+
+  const range = visibleRange(scrollTop, viewport, ROW_HEIGHT, rows.length, 10);
+  const visible: ReactNode[] = [];
+  for (let i = range.start; i < range.end; i++) {
+    visible.push(<Row key={rows[i].id} row={rows[i]} index={i} active={i === activeIndex} now={now} onPick={pick} />);
+  }
+  const activeRendered = activeIndex >= range.start && activeIndex < range.end;
+
+  return (
+    <div
+      ref={scroller}
+      role="grid"
+      aria-label={label}
+      aria-rowcount={rows.length + 1}
+      aria-colcount={HEADERS.length}
+      aria-activedescendant={activeRendered ? `wl-row-${activeIndex}` : undefined}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      onFocus={(e) => {
+        if (e.target === e.currentTarget && activeIndex < 0 && rows.length > 0) setActiveId(rows[Math.min(rows.length - 1, Math.floor(scrollTop / ROW_HEIGHT))].id);
+      }}
+      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      data-testid="workload-table"
+      data-rows={rows.length}
+      className="relative min-h-0 flex-1 overflow-auto rounded-lg border border-slate-200 bg-white [overflow-anchor:none] focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-slate-800 dark:bg-slate-950"
+    >
+      <div className="min-w-[1180px]">
+        <div
+          role="row"
+          aria-rowindex={1}
+          className="sticky top-0 z-10 grid items-center gap-3 border-b border-slate-200 bg-slate-50 px-3 text-xs font-medium text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-900 dark:text-slate-400"
+          style={{ height: HEADER_HEIGHT, gridTemplateColumns: COLUMNS }}
+        >
+          {HEADERS.map((h) => (
+            <div
+              key={h.label}
+              role="columnheader"
+              aria-sort={h.key && h.key === sort ? (order === 'asc' ? 'ascending' : 'descending') : h.sorts?.some((s) => s.key === sort) ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}
+              className={`flex items-center gap-1 ${h.align === 'right' ? 'justify-end' : ''}`}
+            >
+              {h.key ? (
+                <SortButton k={h.key} label={h.label} sort={sort} order={order} onSort={onSort} />
+              ) : (
+                <>
+                  <span className="mr-1">{h.label}</span>
+                  {h.sorts!.map((s, i) => (
+                    <span key={s.key} className="inline-flex items-center normal-case">
+                      {i > 0 && <span className="mx-0.5 text-slate-400">/</span>}
+                      <SortButton k={s.key} label={s.label} title={s.title} sort={sort} order={order} onSort={onSort} />
+                    </span>
+                  ))}
+                </>
+              )}
+            </div>
+          ))}
+        </div>
+        {placeholder ? (
+          <div className="p-0">{placeholder}</div>
+        ) : (
+          <div role="rowgroup" className="relative" style={{ height: rows.length * ROW_HEIGHT }}>
+            {visible}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import type { ReactNode } from 'react';
+import type { WorkloadRow } from '../../server/workloads/row.ts';
+import { describeConnection } from '../live/connection-label.ts';
+import { useConnection, useLiveRows, useNow } from '../live/LiveProvider.tsx';
+import { Notices } from '../ui/Notices.tsx';
+import { clusterNotices } from './cluster-notices.ts';
+import { deriveView } from './derive-view.ts';
+import { FilterBar } from './FilterBar.tsx';
+import type { Facets } from './FilterBar.tsx';
+import { formatGpus } from './format.ts';
+import { facetCounts } from './row-filter.ts';
+import { clearFilters, encodeView, hasFilters, toggleSort } from './view-state.ts';
+import type { SortKey } from './view-state.ts';
+import { ROW_HEIGHT, WorkloadTable } from './WorkloadTable.tsx';
+import { workloadHref } from './workload-href.ts';
+import { useUrlView } from './use-url-view.ts';
+
+const STATUS_VOCABULARY = ['Running', 'Initializing', 'Degraded', 'Failed', 'Completed', 'Suspended', 'Suspending', 'Resuming', 'Undefined'];
+
+function Placeholder({ title, detail, action }: { title: string; detail?: string; action?: { label: string; onClick(): void } }) {
+  return (
+    <div className="relative" style={{ height: ROW_HEIGHT * 8 }} role="status" aria-live="polite" data-testid="table-placeholder">
+      {Array.from({ length: 8 }, (_, i) => (
+        <div key={i} className="border-b border-slate-100 dark:border-slate-800" style={{ height: ROW_HEIGHT }} aria-hidden="true" />
+      ))}
+      <div className="absolute inset-0 flex flex-col items-center justify-center gap-2 text-center">
+        <p className="text-base font-medium text-slate-700 dark:text-slate-200">{title}</p>
+        {detail && <p className="max-w-xl text-sm text-slate-500 dark:text-slate-400">{detail}</p>}
+        {action && (
+          <button type="button" onClick={action.onClick} className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800">
+            {action.label}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
+  const router = useRouter();
+  const [view, setView] = useUrlView(initialQuery);
+  const live = useLiveRows();
+  const { state } = useConnection();
+  const now = useNow(30_000);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  // `/` focuses the search box from anywhere on the page except while typing in a field.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
+      const t = e.target as HTMLElement | null;
+      if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
+      e.preventDefault();
+      searchRef.current?.focus();
+      searchRef.current?.select();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const derived = useMemo(() => deriveView(live.rows, view, now), [live.rows, view, now]);
+  const facets: Facets = useMemo(() => {
+    const status = facetCounts(live.rows, 'status');
+    for (const s of STATUS_VOCABULARY) if (!status.some((o) => o.value === s)) status.push({ value: s, count: 0 });
+    status.sort((a, b) => STATUS_VOCABULARY.indexOf(a.value) - STATUS_VOCABULARY.indexOf(b.value));
+    return { status, kind: facetCounts(live.rows, 'kind'), namespace: facetCounts(live.rows, 'namespace'), cluster: facetCounts(live.rows, 'cluster') };
+  }, [live.rows]);
+  const notices = useMemo(() => clusterNotices(live.clusters), [live.clusters]);
+
+  const onSort = useCallback((k: SortKey) => setView(toggleSort(view, k)), [setView, view]);
+  const onOpen = useCallback((r: WorkloadRow) => router.push(workloadHref(r)), [router]);
+  const resetKey = useMemo(() => encodeView(view), [view]);
+
+  let placeholder: ReactNode = null;
+  if (!live.hasSnapshot) {
+    const d = state ? describeConnection(state, Date.now(), false) : null;
+    placeholder =
+      d?.tone === 'bad' ? (
+        <Placeholder title="Cannot reach the workload-map server" detail={`${d.detail}. The table fills in as soon as it answers.`} />
+      ) : (
+        <Placeholder title={state?.status === 'live' ? 'Loading workloads…' : 'Connecting to the server…'} detail="Receiving the current workloads of every connected cluster." />
+      );
+  } else if (live.rows.length === 0) {
+    const connected = live.clusters.filter((c) => c.state === 'connected').length;
+    placeholder = (
+      <Placeholder
+        title="No workloads in the connected clusters"
+        detail={`${connected} of ${live.clusters.length} cluster${live.clusters.length === 1 ? '' : 's'} connected. Workloads appear here as soon as they are created.`}
+      />
+    );
+  } else if (derived.rows.length === 0) {
+    placeholder = (
+      <Placeholder
+        title="No workload matches these filters"
+        detail={`${live.rows.length} workload${live.rows.length === 1 ? ' is' : 's are'} hidden by the current filters.`}
+        action={hasFilters(view) ? { label: 'Clear filters', onClick: () => setView(clearFilters(view)) } : undefined}
+      />
+    );
+  }
+
+  const t = derived.totals;
+  return (
+    <div className="flex min-h-0 flex-1 flex-col gap-3">
+      <Notices notices={notices} />
+      <FilterBar view={view} setView={setView} facets={facets} cel={derived.cel} searchRef={searchRef} />
+      <div className="flex h-6 flex-wrap items-baseline gap-x-5 text-sm tabular-nums text-slate-600 dark:text-slate-300" data-testid="totals" aria-live="polite">
+        <span>
+          <span className="font-semibold text-slate-900 dark:text-white" data-testid="total-workloads">
+            {live.hasSnapshot ? t.workloads : '–'}
+          </span>{' '}
+          {t.workloads === 1 ? 'workload' : 'workloads'}
+          {live.hasSnapshot && t.workloads !== live.rows.length && <span className="text-slate-500"> of {live.rows.length}</span>}
+        </span>
+        <span title="GPUs held by pods bound to a node and not finished">
+          GPUs allocated{' '}
+          <span className="font-semibold text-slate-900 dark:text-white" data-testid="total-allocated">
+            {live.hasSnapshot ? formatGpus(t.allocated) : '–'}
+          </span>
+        </span>
+        <span title="GPUs requested by live, non-terminal pods">
+          requested{' '}
+          <span className="font-semibold text-slate-900 dark:text-white" data-testid="total-requested">
+            {live.hasSnapshot ? formatGpus(t.requested) : '–'}
+          </span>
+        </span>
+        <span title="GPUs the workloads' templates ask for (templates × replicas)">
+          desired{' '}
+          <span className="font-semibold text-slate-900 dark:text-white" data-testid="total-desired">
+            {live.hasSnapshot ? formatGpus(t.desired) : '–'}
+          </span>
+        </span>
+        <span className="text-slate-500">
+          pods {t.podsReady}/{t.podsTotal} ready
+        </span>
+      </div>
+      <WorkloadTable
+        rows={derived.rows}
+        sort={view.sort}
+        order={view.order}
+        onSort={onSort}
+        onOpen={onOpen}
+        now={now}
+        resetKey={resetKey}
+        placeholder={placeholder}
+        label={`Workloads (${t.workloads})`}
+      />
+      <p className="text-xs text-slate-500 dark:text-slate-400">
+        <kbd className="rounded border px-1">/</kbd> search · <kbd className="rounded border px-1">↑</kbd> <kbd className="rounded border px-1">↓</kbd> move · <kbd className="rounded border px-1">Enter</kbd> open
+      </p>
+    </div>
+  );
+}

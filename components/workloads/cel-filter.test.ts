@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileCelFilter, runCelFilter } from './cel-filter.ts';
+import { makeRow, manyRows } from './test-rows.ts';
+
+const NOW = Date.parse('2026-12-02T10:00:00Z');
+const rows = [
+  makeRow({ name: 'big', allocated: 16, status: 'Running', roles: [{ name: 'worker', pods: 4, desired: 4 }] }),
+  makeRow({ name: 'small', allocated: 2, status: 'Running' }),
+  makeRow({ name: 'stuck', allocated: 0, requested: 8, status: 'Initializing', createdAt: '2026-12-02T09:30:00Z' }),
+  makeRow({ name: 'mig', allocated: 3, resource: 'nvidia.com/mig-1g.5gb' }),
+];
+
+function names(source: string): string[] {
+  const f = compileCelFilter(source);
+  assert.equal(f.ok, true, f.ok ? '' : f.error);
+  if (!f.ok) return [];
+  return runCelFilter(f, rows, NOW).rows.map((r) => r.name);
+}
+
+test('the issue example: whole numbers are ints, fields are top-level', () => {
+  assert.deepEqual(names('gpus.allocated >= 8 && status == "Running"'), ['big']);
+  assert.deepEqual(names('gpus.allocated >= 8.0'), ['big']);
+  assert.deepEqual(names('gpus.requested > gpus.allocated'), ['stuck']);
+});
+
+test('self, string functions, maps, lists and macros work', () => {
+  assert.deepEqual(names('self.name.startsWith("s")'), ['small', 'stuck']);
+  assert.deepEqual(names('"nvidia.com/mig-1g.5gb" in gpus.byResource.allocated'), ['mig']);
+  assert.deepEqual(names('gpus.byResource.allocated.exists(r, r.startsWith("nvidia.com/mig-"))'), ['mig']);
+  assert.deepEqual(names('roles.exists(r, r.name == "worker" && r.pods == 4)'), ['big']);
+});
+
+test('the namespace is ns, since namespace is a reserved word in CEL', () => {
+  assert.deepEqual(names('ns == "default" && self.namespace == ns && name == "big"'), ['big']);
+});
+
+test('age (seconds) and createdAt (timestamp) compare with now', () => {
+  assert.deepEqual(names('age < 3600'), ['stuck']);
+  assert.deepEqual(names('now - createdAt < duration("1h")'), ['stuck']);
+});
+
+test('a syntax error is reported with the place it happened', () => {
+  const f = compileCelFilter('status ==');
+  assert.equal(f.ok, false);
+  if (!f.ok) {
+    assert.match(f.error, /Unexpected token/);
+    assert.match(f.error, /\^/);
+  }
+});
+
+test('an unknown variable is caught before evaluation', () => {
+  const f = compileCelFilter('gpu.allocated > 1');
+  assert.equal(f.ok, false);
+  if (!f.ok) assert.match(f.error, /Unknown variable: gpu/);
+});
+
+test('an expression that is not true/false is refused', () => {
+  const f = compileCelFilter('1 + 2');
+  assert.equal(f.ok, false);
+  if (!f.ok) assert.match(f.error, /true or false/);
+});
+
+test('a row on which the expression fails is left out and counted', () => {
+  const f = compileCelFilter('gpus.nope == 1');
+  assert.equal(f.ok, true);
+  if (!f.ok) return;
+  const r = runCelFilter(f, rows, NOW);
+  assert.equal(r.rows.length, 0);
+  assert.equal(r.failures, rows.length);
+  assert.match(r.firstError ?? '', /No such key: nope/);
+  const dyn = compileCelFilter('gpus.allocated');
+  assert.equal(dyn.ok, true);
+  if (dyn.ok) assert.match(runCelFilter(dyn, rows, NOW).firstError ?? '', /instead of true or false/);
+});
+
+test('10,000 rows evaluate well under a second', () => {
+  const big = manyRows(10_000);
+  const f = compileCelFilter('gpus.allocated >= 8 && status == "Running" && ns.startsWith("team-1")');
+  assert.equal(f.ok, true);
+  if (!f.ok) return;
+  runCelFilter(f, big, NOW); // converts each row once
+  const t0 = performance.now();
+  const r = runCelFilter(f, big, NOW);
+  const ms = performance.now() - t0;
+  assert.ok(r.rows.length > 0 && r.failures === 0);
+  assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
+});

@@ -1,0 +1,157 @@
+/**
+ * The advanced filter: a CEL expression over one row, evaluated in the browser
+ * (`gpus.allocated >= 8 && status == "Running"`). Row fields are top-level variables, and the whole
+ * row is also `self`. Whole numbers are CEL ints (as Kubernetes treats integer fields), so
+ * `pods.total + 1` works; `createdAt` is a timestamp and `age` the age in seconds.
+ * `namespace` is a reserved word in CEL, so the namespace is `ns` (or `self.namespace`).
+ */
+import { Environment } from '@marcbachmann/cel-js';
+import type { WorkloadRow } from '../../server/workloads/row.ts';
+
+/** Variables an expression may use; anything else is reported before evaluation. */
+export const CEL_VARIABLES = [
+  'id',
+  'cluster',
+  'ns',
+  'kind',
+  'apiVersion',
+  'name',
+  'uid',
+  'status',
+  'statuses',
+  'statusReason',
+  'gpus',
+  'pods',
+  'roles',
+  'rolesSummary',
+  'createdAt',
+  'definition',
+  'errors',
+  'age',
+  'now',
+  'self',
+] as const;
+
+export type CelFilter =
+  | { ok: true; source: string; test: (row: WorkloadRow, now: number) => boolean }
+  | { ok: false; source: string; error: string };
+
+export interface CelFilterResult {
+  rows: WorkloadRow[];
+  /** Rows on which the expression failed (a missing key, a type mismatch); they are left out. */
+  failures: number;
+  firstError: string | null;
+}
+
+let environment: Environment | null = null;
+
+function env(): Environment {
+  if (!environment) {
+    const e = new Environment({
+      unlistedVariablesAreDyn: false,
+      enableOptionalTypes: true,
+      homogeneousAggregateLiterals: false,
+      // The expression comes from the URL: keep it bounded.
+      limits: { maxAstNodes: 2000, maxDepth: 64 },
+    });
+    for (const v of CEL_VARIABLES) e.registerVariable(v, 'dyn');
+    environment = e;
+  }
+  return environment;
+}
+
+function toCel(v: unknown): unknown {
+  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
+  if (Array.isArray(v)) return v.map(toCel);
+  if (v !== null && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = toCel(x);
+    return out;
+  }
+  return v;
+}
+
+// Rows are immutable (a change arrives as a new object), so each is converted once.
+const converted = new WeakMap<WorkloadRow, Record<string, unknown>>();
+
+function celRow(row: WorkloadRow): Record<string, unknown> {
+  let c = converted.get(row);
+  if (!c) {
+    const self = toCel(row) as Record<string, unknown>;
+    const created = row.createdAt ? new Date(row.createdAt) : null;
+    self.createdAt = created && !Number.isNaN(created.getTime()) ? created : null;
+    c = { ...self, ns: row.namespace, self };
+    delete c.namespace;
+    converted.set(row, c);
+  }
+  return c;
+}
+
+/** Cleans the library's message: first line, plus its caret excerpt when it has one. */
+export function celMessage(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  return text.replace(/\n{2,}/g, '\n').trimEnd();
+}
+
+const cache = new Map<string, CelFilter>();
+
+export function compileCelFilter(source: string): CelFilter {
+  const hit = cache.get(source);
+  if (hit) return hit;
+  const result = compileUncached(source);
+  if (cache.size > 50) cache.clear();
+  cache.set(source, result);
+  return result;
+}
+
+function compileUncached(source: string): CelFilter {
+  if (source.trim() === '') return { ok: false, source, error: 'The expression is empty.' };
+  let checkedType: string;
+  try {
+    const check = env().check(source);
+    if (!check.valid) return { ok: false, source, error: celMessage(check.error) };
+    checkedType = String(check.type);
+  } catch (e) {
+    return { ok: false, source, error: celMessage(e) };
+  }
+  if (checkedType !== 'bool' && checkedType !== 'dyn') {
+    return { ok: false, source, error: `A filter must be true or false for each row; this expression gives ${checkedType === 'int' ? 'an' : 'a'} ${checkedType}.` };
+  }
+  let fn: (ctx: Record<string, unknown>) => unknown;
+  try {
+    fn = env().parse(source) as unknown as (ctx: Record<string, unknown>) => unknown;
+  } catch (e) {
+    return { ok: false, source, error: celMessage(e) };
+  }
+  return {
+    ok: true,
+    source,
+    test(row, now) {
+      const base = celRow(row);
+      const created = base.createdAt as Date | null;
+      const ctx = {
+        ...base,
+        now: new Date(now),
+        age: created ? BigInt(Math.max(0, Math.floor((now - created.getTime()) / 1000))) : null,
+      };
+      const out = fn(ctx);
+      if (typeof out !== 'boolean') throw new Error(`The expression gave ${typeof out === 'bigint' ? 'an int' : typeof out} instead of true or false.`);
+      return out;
+    },
+  };
+}
+
+export function runCelFilter(filter: CelFilter & { ok: true }, rows: readonly WorkloadRow[], now: number): CelFilterResult {
+  const out: WorkloadRow[] = [];
+  let failures = 0;
+  let firstError: string | null = null;
+  for (const row of rows) {
+    try {
+      if (filter.test(row, now)) out.push(row);
+    } catch (e) {
+      failures++;
+      if (firstError === null) firstError = celMessage(e);
+    }
+  }
+  return { rows: out, failures, firstError };
+}

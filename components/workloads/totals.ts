@@ -1,0 +1,25 @@
+/** Totals above the table, for the rows that are shown. */
+import type { WorkloadRow } from '../../server/workloads/row.ts';
+
+export interface Totals {
+  workloads: number;
+  allocated: number;
+  requested: number;
+  desired: number;
+  podsReady: number;
+  podsTotal: number;
+}
+
+export function totalsOf(rows: readonly WorkloadRow[]): Totals {
+  const t: Totals = { workloads: rows.length, allocated: 0, requested: 0, desired: 0, podsReady: 0, podsTotal: 0 };
+  for (const r of rows) {
+    t.allocated += r.gpus.allocated;
+    t.requested += r.gpus.requested;
+    t.desired += r.gpus.desired;
+    t.podsReady += r.pods.ready;
+    t.podsTotal += r.pods.total;
+  }
+  // Fractional GPU resources (shared GPUs) can add up to float noise.
+  for (const k of ['allocated', 'requested', 'desired'] as const) t[k] = Math.round(t[k] * 1000) / 1000;
+  return t;
+}

@@ -1,0 +1,26 @@
+'use client';
+
+import { useCallback, useEffect, useState } from 'react';
+import { decodeView, encodeView } from './view-state.ts';
+import type { ViewState } from './view-state.ts';
+
+/**
+ * The view lives in the URL. React state mirrors it so typing stays immediate; every change is
+ * written back with replaceState (filters should not flood the back button), and back/forward
+ * between views the user did navigate to are read again.
+ */
+export function useUrlView(initialQuery: string): [ViewState, (v: ViewState) => void] {
+  const [view, setViewState] = useState<ViewState>(() => decodeView(initialQuery));
+  useEffect(() => {
+    const onPop = () => setViewState(decodeView(window.location.search.slice(1)));
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+  const setView = useCallback((v: ViewState) => {
+    setViewState(v);
+    const qs = encodeView(v);
+    const url = qs ? `${window.location.pathname}?${qs}` : window.location.pathname;
+    if (url !== window.location.pathname + window.location.search) window.history.replaceState(null, '', url);
+  }, []);
+  return [view, setView];
+}

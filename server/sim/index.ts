@@ -25,7 +25,7 @@ import type { KubeObject, ObjectStore } from './store/object-store.ts';
 
 export type { AccessRule, AccessMatch } from './api/access.ts';
 export type { FaultOptions } from './api/faults.ts';
-export { FaultController } from './api/faults.ts';
+export { FaultController, parseFaultSpec, validateFaults } from './api/faults.ts';
 export type { RequestLogEntry } from './api/server.ts';
 export { MemoryStore } from './store/memory-store.ts';
 export type { KubeObject, ObjectStore, WatchEvent, DeleteOptions, DeleteResult } from './store/object-store.ts';
@@ -181,6 +181,10 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     anonymous: useTls ? undefined : rules[0],
   });
   const port = await server.listen(options.port ?? 0);
+  if (options.stateFile) {
+    const file = options.stateFile;
+    server.onRestart(() => saveState(store, file));
+  }
   const url = `${useTls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   const kubeconfigPath = options.kubeconfigPath ?? join(mkdtempSync(join(tmpdir(), 'wmap-sim-')), 'kubeconfig');
@@ -219,9 +223,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     openWatches: () => server.openWatchCount(),
     async restart() {
       if (stopped) throw new Error('the simulator was stopped');
-      await server.close();
-      if (options.stateFile) saveState(store, options.stateFile);
-      await server.listen(port);
+      await server.restart();
     },
   };
 }

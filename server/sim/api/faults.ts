@@ -166,3 +166,21 @@ export function validateFaults(input: Record<string, unknown>): FaultOptions {
   for (const k of Object.keys(out) as Array<keyof FaultOptions>) if (out[k] === undefined) delete out[k];
   return out;
 }
+
+/**
+ * Parses a command-line fault spec, `key=value` pairs separated by commas:
+ * `errorRate=0.05,errorCodes=429|500,latencyMs=50,watchDropEverySeconds=30,watchGone=true`.
+ */
+export function parseFaultSpec(spec: string): FaultOptions {
+  const input: Record<string, unknown> = {};
+  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const i = part.indexOf('=');
+    const key = i < 0 ? part : part.slice(0, i).trim();
+    const value = i < 0 ? 'true' : part.slice(i + 1).trim();
+    if (key === 'errorCodes') input[key] = value.split('|').map(Number);
+    else if (value === 'true' || value === 'false') input[key] = value === 'true';
+    else if (key === 'watchDropMode' || key === 'errorPathContains') input[key] = value;
+    else input[key] = Number(value);
+  }
+  return validateFaults(input);
+}

@@ -271,6 +271,23 @@ describe('kubectl against the simulated cluster', { skip: kubectlSkip }, () => {
     assert.match(await bob.ok(['get', 'configmaps', '-n', 'team-b', '-o', 'name']), /page-0/);
   });
 
+  it('generator commands that send protobuf work for namespaces, configmaps, secrets and service accounts', async () => {
+    assert.match(await k.ok(['create', 'namespace', 'made-by-kubectl']), /namespace\/made-by-kubectl created/);
+    assert.equal((sim.store.get('v1', 'Namespace', undefined, 'made-by-kubectl')!.status as { phase: string }).phase, 'Active');
+    await k.ok(['create', 'configmap', 'gen-cm', '-n', 'made-by-kubectl', '--from-literal=a=1', '--from-literal=b=two']);
+    assert.deepEqual(sim.store.get('v1', 'ConfigMap', 'made-by-kubectl', 'gen-cm')!.data, { a: '1', b: 'two' });
+    await k.ok(['create', 'secret', 'generic', 'gen-secret', '-n', 'made-by-kubectl', '--from-literal=token=s3cr3t']);
+    const secret = sim.store.get('v1', 'Secret', 'made-by-kubectl', 'gen-secret')!;
+    assert.equal(Buffer.from((secret.data as { token: string }).token, 'base64').toString(), 's3cr3t');
+    assert.equal(secret.type, 'Opaque');
+    await k.ok(['create', 'serviceaccount', 'gen-sa', '-n', 'made-by-kubectl']);
+    assert.ok(sim.store.get('v1', 'ServiceAccount', 'made-by-kubectl', 'gen-sa'));
+    // Kinds with pod specs are not decoded: a clean 415.
+    const r = await k.run(['create', 'deployment', 'd', '--image=nginx', '-n', 'made-by-kubectl']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /the body of the request was in an unknown format/);
+  });
+
   it('an unknown token is Unauthorized', async () => {
     const r = await new Kubectl(kubeconfigFor(sim, 'not-a-token')).run(['get', 'pods']);
     assert.notEqual(r.code, 0);

@@ -7,7 +7,8 @@ import { authorize } from './access.ts';
 import { builtinResources } from './builtins.ts';
 import { descriptorFromCrd, validateCrd } from './crd.ts';
 import { crd, frameworkCrds } from '../crds/index.ts';
-import { validateFaults } from './faults.ts';
+import { parseFaultSpec, validateFaults } from './faults.ts';
+import { PROTOBUF_MAGIC, ProtobufError, decodeProtobufObject } from './protobuf.ts';
 import { evaluateJsonPath } from './jsonpath-lite.ts';
 import { PatchError, applyJsonPatch, applyMergePatch, strategicMerge } from './patch.ts';
 import { Registry, sortVersions } from './registry.ts';
@@ -212,6 +213,11 @@ describe('requests and access', () => {
     assert.equal(authorize({ token: 'r', readOnly: true, user: 'r' }, { verb: 'delete', group: '', resource: 'pods', name: 'p', namespace: 'a', namespaced: true })!.code, 403);
   });
 
+  it('fault specs from the command line', () => {
+    assert.deepEqual(parseFaultSpec('errorRate=0.1,errorCodes=429|503,watchGone,watchDropMode=reset'), { errorRate: 0.1, errorCodes: [429, 503], watchGone: true, watchDropMode: 'reset' });
+    assert.throws(() => parseFaultSpec('latencyMs=-1'), /non-negative/);
+  });
+
   it('fault settings are checked', () => {
     assert.deepEqual(validateFaults({ errorRate: 0.5, latencyMs: 10 }), { errorRate: 0.5, latencyMs: 10 });
     assert.throws(() => validateFaults({ errorRate: 2 }), /between 0 and 1/);
@@ -223,5 +229,23 @@ describe('requests and access', () => {
     const keys = b.map((d) => `${d.group}/${d.plural}`);
     assert.equal(new Set(keys).size, keys.length);
     assert.deepEqual(b.find((d) => d.plural === 'pods')!.shortNames, ['po']);
+  });
+});
+
+describe('protobuf bodies', () => {
+  const ld = (no: number, b: Buffer) => Buffer.concat([Buffer.from([(no << 3) | 2, b.length]), b]);
+  const s = (no: number, v: string) => ld(no, Buffer.from(v));
+  const entry = (no: number, k: string, v: string) => ld(no, Buffer.concat([s(1, k), s(2, v)]));
+  const envelope = (apiVersion: string, kind: string, raw: Buffer) => Buffer.concat([PROTOBUF_MAGIC, ld(1, Buffer.concat([s(1, apiVersion), s(2, kind)])), ld(2, raw)]);
+
+  it('decodes the kinds the kubectl generators send', () => {
+    const meta = ld(1, Buffer.concat([s(1, 'cm'), s(3, 'ns'), entry(11, 'app', 'x')]));
+    const cm = decodeProtobufObject(envelope('v1', 'ConfigMap', Buffer.concat([meta, entry(2, 'a', '1'), entry(2, 'b', '2')])));
+    assert.deepEqual(cm, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'ns', labels: { app: 'x' } }, data: { a: '1', b: '2' } });
+    const secret = decodeProtobufObject(envelope('v1', 'Secret', Buffer.concat([meta, entry(2, 'k', 'v'), s(3, 'Opaque')])));
+    assert.deepEqual(secret.data, { k: Buffer.from('v').toString('base64') });
+    const ns = decodeProtobufObject(envelope('v1', 'Namespace', ld(1, s(1, 'team'))));
+    assert.deepEqual(ns.metadata, { name: 'team' });
+    assert.throws(() => decodeProtobufObject(envelope('apps/v1', 'Deployment', meta)), ProtobufError);
   });
 });

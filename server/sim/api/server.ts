@@ -28,6 +28,7 @@ import {
 } from './discovery.ts';
 import type { FaultController } from './faults.ts';
 import { evaluateJsonPath } from './jsonpath-lite.ts';
+import { PROTOBUF_MAGIC, ProtobufError, decodeProtobufObject } from './protobuf.ts';
 import { PatchError, applyConfiguration, applyJsonPatch, applyMergePatch, strategicMerge } from './patch.ts';
 import type { Registry, ResourceDescriptor } from './registry.ts';
 import { gvKey } from './registry.ts';
@@ -103,6 +104,7 @@ export class ApiServer {
   private unsubscribe: (() => void) | undefined;
   private dropTicker: NodeJS.Timeout | undefined;
   private lastDropAll = Date.now();
+  private readonly restartListeners: Array<() => void> = [];
   private readonly offFaults: () => void;
   port = 0;
 
@@ -169,6 +171,19 @@ export class ApiServer {
         for (const s of this.sockets) s.destroy();
       }, 200).unref();
     });
+  }
+
+  /** Stops listening (watches end cleanly, connections close) and listens again on the same port. */
+  async restart(): Promise<void> {
+    const port = this.port;
+    await this.close();
+    await this.listen(port);
+    for (const l of this.restartListeners) l();
+  }
+
+  /** Called after each restart (the state file is written then). */
+  onRestart(listener: () => void): void {
+    this.restartListeners.push(listener);
   }
 
   dispose(): void {
@@ -338,6 +353,14 @@ export class ApiServer {
         return this.sendJson(res, 200, this.faults.get());
       }
       throw methodNotAllowed('GET, POST, PUT, DELETE');
+    }
+    if (path === '/__sim/restart' && req.method === 'POST') {
+      // Answer first, then drop every connection and listen again on the same port.
+      this.sendJson(res, 202, { restarting: true });
+      res.on('finish', () => {
+        setTimeout(() => void this.restart(), 10);
+      });
+      return;
     }
     if (path === '/__sim/state' && req.method === 'GET') {
       return this.sendJson(res, 200, { resourceVersion: this.store.resourceVersion(), oldestResourceVersion: this.store.oldestResourceVersion(), openWatches: this.openWatchCount() });
@@ -579,9 +602,16 @@ export class ApiServer {
   private async readJsonBody(req: IncomingMessage, allowYaml = false): Promise<unknown> {
     const type = mediaType(req.headers['content-type']);
     const raw = await this.readBody(req);
-    if (type === 'application/vnd.kubernetes.protobuf' || type === 'application/cbor' || raw.subarray(0, 4).toString('latin1') === 'k8s\0') {
-      throw unsupportedMediaType(['application/json', 'application/yaml']);
+    if (type === 'application/vnd.kubernetes.protobuf' || raw.subarray(0, 4).equals(PROTOBUF_MAGIC)) {
+      // kubectl's generators (create namespace/configmap/secret) send protobuf; other kinds get 415.
+      try {
+        return decodeProtobufObject(raw);
+      } catch (e) {
+        if (e instanceof ProtobufError) throw unsupportedMediaType(['application/json', 'application/yaml']);
+        throw e;
+      }
     }
+    if (type === 'application/cbor') throw unsupportedMediaType(['application/json', 'application/yaml']);
     const text = raw.toString('utf8');
     if (text.trim() === '') return undefined;
     try {
@@ -641,6 +671,14 @@ export class ApiServer {
       const spec = (isPlainObject(obj.spec) ? obj.spec : (obj.spec = {})) as Record<string, unknown>;
       spec.type ??= 'ClusterIP';
       if (spec.clusterIP === undefined && spec.type !== 'ExternalName') spec.clusterIP = allocateClusterIp();
+    } else if (key === '/Secret') {
+      // stringData is write-only: merged into data, as the Secret strategy does.
+      if (isPlainObject(obj.stringData)) {
+        const data = (isPlainObject(obj.data) ? obj.data : (obj.data = {})) as Record<string, unknown>;
+        for (const [k, v] of Object.entries(obj.stringData)) data[k] = Buffer.from(String(v)).toString('base64');
+      }
+      delete obj.stringData;
+      obj.type ??= 'Opaque';
     } else if (key === 'apiextensions.k8s.io/CustomResourceDefinition') {
       const err = validateCrd(obj);
       if (err) throw err;

@@ -40,6 +40,9 @@ export class WatchSession {
   private readonly opts: WatchOptions;
   private first = true;
   private closed = false;
+  /** Lines not yet written: a burst of events goes out as one write (one TLS record, one syscall). */
+  private pending: string[] = [];
+  private flushScheduled = false;
   private readonly timers: NodeJS.Timeout[] = [];
 
   constructor(res: ServerResponse, opts: WatchOptions) {
@@ -72,7 +75,20 @@ export class WatchSession {
 
   private write(line: string): void {
     if (this.closed) return;
-    this.res.write(line);
+    this.pending.push(line);
+    if (this.pending.length >= 256) this.flush();
+    else if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.closed || this.pending.length === 0) return;
+    const chunk = this.pending.join('');
+    this.pending = [];
+    this.res.write(chunk);
     if (this.res.writableLength > (this.opts.maxBufferedBytes ?? 64 * 1024 * 1024)) this.reset();
   }
 
@@ -120,6 +136,7 @@ export class WatchSession {
   /** Clean end (terminating chunk): clients re-watch from their last resourceVersion. */
   end(): void {
     if (this.closed) return;
+    this.flush();
     this.res.end();
     this.finish();
   }

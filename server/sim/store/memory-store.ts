@@ -20,7 +20,7 @@ import type {
   WatchEvent,
 } from './object-store.ts';
 import { StoreError } from './object-store.ts';
-import { clone, deepEqual, deepFreeze, groupKind, groupOf, rfc3339, specPart } from './object-utils.ts';
+import { clone, copyValue, deepEqual, deepFreeze, groupKind, groupOf, nextVersion, ownedCopy, rfc3339, specPart } from './object-utils.ts';
 
 /** What the store needs to know about a kind; the API registry supplies it (see setKindPolicy). */
 export interface KindPolicy {
@@ -409,7 +409,7 @@ export class MemoryStore implements ObjectStore {
 
   create(input: KubeObject): KubeObject {
     this.checkShape(input);
-    const obj = clone(input);
+    const obj = ownedCopy(input);
     const meta: ObjectMeta = obj.metadata;
     const gk = groupKind(obj.apiVersion, obj.kind);
     const ns = meta.namespace ?? '';
@@ -475,7 +475,7 @@ export class MemoryStore implements ObjectStore {
     const grace = options.gracePeriodSeconds ?? 0;
     if (finalizers.length === 0 && !add && grace <= 0) return { object: this.remove(gk, ns, name), deleted: true };
 
-    const next = clone(current);
+    const next = nextVersion(current);
     const now = this.now();
     next.metadata.deletionTimestamp = rfc3339(grace > 0 ? new Date(now.getTime() + grace * 1000) : now);
     next.metadata.deletionGracePeriodSeconds = Math.max(0, grace);
@@ -547,11 +547,11 @@ export class MemoryStore implements ObjectStore {
     let next: KubeObject;
     if (statusOnly) {
       // Only .status changes; everything else stays as stored (ResetObjectMetaForStatus).
-      next = clone(current);
+      next = nextVersion(current);
       if (input.status === undefined) delete next.status;
-      else next.status = clone(input.status);
+      else next.status = copyValue(input.status);
     } else {
-      next = clone(input);
+      next = ownedCopy(input);
       const m = next.metadata;
       const c = current.metadata;
       m.uid = c.uid;
@@ -610,7 +610,7 @@ export class MemoryStore implements ObjectStore {
   private remove(gk: string, ns: string, name: string): KubeObject {
     const table = this.table(gk);
     const current = table.get(ns, name)!;
-    const last = clone(current);
+    const last = nextVersion(current);
     last.metadata.resourceVersion = String(++this.rv);
     deepFreeze(last);
     table.remove(ns, name);
@@ -628,7 +628,7 @@ export class MemoryStore implements ObjectStore {
   }
 
   private terminateNamespace(current: KubeObject): KubeObject {
-    const next = clone(current);
+    const next = nextVersion(current);
     next.metadata.deletionTimestamp = rfc3339(this.now());
     next.spec = { ...((next.spec as Record<string, unknown> | undefined) ?? {}), finalizers: ['kubernetes'] };
     next.status = { ...((next.status as Record<string, unknown> | undefined) ?? {}), phase: 'Terminating' };
@@ -747,7 +747,7 @@ export class MemoryStore implements ObjectStore {
         else solid = true;
       }
       if (solid) {
-        const next = clone(dep);
+        const next = nextVersion(dep);
         next.metadata.ownerReferences = refs.filter((r) => this.byUid.has(r.uid));
         if (next.metadata.ownerReferences.length === 0) delete next.metadata.ownerReferences;
         this.commit(ref.gk, ref.ns, ref.name, next, dep);
@@ -767,7 +767,7 @@ export class MemoryStore implements ObjectStore {
       for (const d of this.dependents(uid)) {
         const dep = this.tables.get(d.gk)?.get(d.ns, d.name);
         if (!dep) continue;
-        const next = clone(dep);
+        const next = nextVersion(dep);
         next.metadata.ownerReferences = (dep.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
         if (next.metadata.ownerReferences.length === 0) delete next.metadata.ownerReferences;
         this.commit(d.gk, d.ns, d.name, next, dep);
@@ -792,7 +792,7 @@ export class MemoryStore implements ObjectStore {
   private dropFinalizer(ref: Ref, finalizer: string): void {
     const obj = this.tables.get(ref.gk)?.get(ref.ns, ref.name);
     if (!obj) return;
-    const next = clone(obj);
+    const next = nextVersion(obj);
     next.metadata.finalizers = (obj.metadata.finalizers ?? []).filter((f) => f !== finalizer);
     this.write(next, false);
   }

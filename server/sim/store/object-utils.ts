@@ -44,6 +44,39 @@ export function clone<T>(v: T): T {
   return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
 }
 
+/** A JSON copy that shares frozen subtrees (JSON semantics otherwise: undefined members dropped, Dates as strings). */
+export function copyValue(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return v;
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) {
+    const out: unknown[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = v[i] === undefined ? null : copyValue(v[i]);
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const k in v as Record<string, unknown>) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined) out[k] = copyValue(x);
+  }
+  return out;
+}
+
+/**
+ * A copy of a caller's object that the store may keep: fresh top level and metadata, mutable
+ * parts copied, frozen parts (taken from stored objects) shared. Sharing is safe because
+ * stored objects are deeply frozen, and it makes writes that change one field cheap.
+ */
+export function ownedCopy(obj: KubeObject): KubeObject {
+  const top = copyValue(Object.isFrozen(obj) ? { ...obj } : obj) as KubeObject;
+  top.metadata = { ...(top.metadata ?? {}) };
+  return top;
+}
+
+/** A new version of a stored object: shallow copies of the top level and metadata, everything else shared. */
+export function nextVersion(obj: KubeObject): KubeObject {
+  return { ...obj, metadata: { ...obj.metadata } };
+}
+
 /** The API group of an apiVersion (`apps/v1` → `apps`, `v1` → ``). */
 export function groupOf(apiVersion: string): string {
   const i = apiVersion.indexOf('/');

@@ -1,6 +1,8 @@
 /** Every framework operator of the simulation, in one list (index.ts registers them). */
 
 import { JobSetController } from './jobset.ts';
+import { knativeControllers } from './knative.ts';
+import { InferenceServiceController } from './kserve.ts';
 import { LeaderWorkerSetController } from './leaderworkerset.ts';
 import { MPIJobController } from './mpijob.ts';
 import { PyTorchJobController } from './pytorchjob.ts';
@@ -18,5 +20,7 @@ export function operatorControllers(): Controller[] {
     new RayJobController(),
     new RayServiceController(),
     new LeaderWorkerSetController(),
+    ...knativeControllers(),
+    new InferenceServiceController(),
   ];
 }

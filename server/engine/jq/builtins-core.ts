@@ -430,23 +430,14 @@ define('while', 2, ([cond, update]) =>
   ),
 );
 
+// jq 1.7 and gojq: `def repeat(f): def _repeat: f, _repeat; _repeat;` — f applied to the same input, forever
+// (until an error, a break or a limit stops it). A loop, not recursion.
 define('repeat', 1, ([f]) =>
   fromGen((x, env, emit) => {
-    // jq: def repeat(f): def _r: ., (f | _r); _r;
-    if (f.one) {
-      let v = x;
-      for (;;) {
-        tick();
-        emit(v);
-        v = f.one(v, env);
-      }
-    }
-    const rec = (v: JqValue): void => {
+    for (;;) {
       tick();
-      emit(v);
-      f.gen(v, env, rec);
-    };
-    rec(x);
+      f.gen(x, env, emit);
+    }
   }),
 );
 

@@ -72,8 +72,6 @@ function iteratePath(v: JqValue, p: Path, emit: PathEmit): void {
     for (let i = 0; i < v.length; i++) emit(v[i], [...p, i]);
   } else if (v !== null && typeof v === 'object') {
     for (const k of objectKeys(v)) emit(v[k], [...p, k]);
-  } else if (v === null) {
-    // jq: iterating null in path mode designates nothing
   } else {
     iterError(v);
   }
@@ -621,7 +619,7 @@ export class Compiler {
         if (!any) rp(x, p, env, emit);
       };
     };
-    // gojq: errors raised by the left side are not swallowed (jq 1.7 would swallow them).
+    // Errors raised by the left side are not swallowed (gojq, reference §2.2 / P-02).
     if (l.one && r.one) {
       const lo = l.one;
       const ro = r.one;

@@ -193,7 +193,8 @@ describe('control flow', () => {
       ['. as {a: $x, $b, "c": [$y]} | [$x, $b, $y]', { a: 1, b: 2, c: [3] }, [[1, 2, 3]]],
       ['. as {$a: {b: $b}} | [$a, $b]', { a: { b: 1 } }, [[{ b: 1 }, 1]]],
       ['.[] as $x | .[] as $y | [$x, $y]', [1, 2], [[1, 1], [1, 2], [2, 1], [2, 2]]],
-      ['1 as $x | 2 as $y | [$x, $y, $__loc__]', null, [[1, 2, { file: '<stdin>', line: 1 }]]],
+      ['1 as $x | 2 as $y | [$x, $y, $__loc__]', null, [[1, 2, { file: '<top-level>', line: 1 }]]],
+      ['1 |\n\n{$__loc__}', null, [{ __loc__: { file: '<top-level>', line: 3 } }]],
       ['[.[] as $x | $x * 2]', [1, 2], [[2, 4]]],
       ['. as $d | keys | map($d[.])', { b: 2, a: 1 }, [[1, 2]]],
     ]);
@@ -221,7 +222,8 @@ describe('control flow', () => {
       ['first, last, nth(1)', [1, 2, 3], [1, 3, 2]],
       ['[.[] | until(. > 100; . * 2)]', [1, 3], [[128, 192]]],
       ['[while(. < 20; . * 2)]', 1, [[1, 2, 4, 8, 16]]],
-      ['[limit(4; repeat(. * 2))]', 1, [[1, 2, 4, 8]]],
+      // repeat(f) applies f to the same input again and again (jq 1.7 and gojq)
+      ['[limit(4; repeat(. * 2))], [limit(3; repeat(1, 2))]', 1, [[2, 2, 2, 2], [1, 2, 1]]],
       ['isempty(empty), isempty(1, error("x"))', null, [true, false]],
       ['[range(3)], [range(1; 3)], [range(0; 10; 3)], [range(5; 0; -2)], [range(0; 1; 0)]', null, [[0, 1, 2], [1, 2], [0, 3, 6, 9], [5, 3, 1], []]],
       ['[range(0, 1; 3, 4)]', null, [[0, 1, 2, 0, 1, 2, 3, 1, 2, 1, 2, 3]]],

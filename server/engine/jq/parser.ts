@@ -11,9 +11,19 @@ const COMPARE_OPS = new Set<string>(['==', '!=', '<', '<=', '>', '>=']);
  * `|` (right) < `,` < `//` (right) < `= |= += …` (non-assoc) < `or` < `and` < comparisons (non-assoc) < `+ -` < `* / %`
  * < unary minus < postfix (`.a`, `[…]`, `?`, `as $x | …`).
  */
+/** 1-based line of a source offset (for `$__loc__`). */
+function lineOf(src: string, pos: number): number {
+  let line = 1;
+  for (let i = 0; i < pos; i++) if (src.charCodeAt(i) === 10) line++;
+  return line;
+}
+
 class Parser {
   private i = 0;
-  constructor(private readonly toks: Token[]) {}
+  constructor(
+    private readonly toks: Token[],
+    private readonly src: string,
+  ) {}
 
   private peek(offset = 0): Token {
     return this.toks[Math.min(this.i + offset, this.toks.length - 1)];
@@ -309,7 +319,7 @@ class Parser {
         return { t: 'field', target: { t: 'identity', pos: t.pos }, name: t.text, pos: t.pos };
       case 'var':
         this.next();
-        if (t.text === '__loc__') return { t: 'literal', value: { file: '<stdin>', line: 1 }, pos: t.pos };
+        if (t.text === '__loc__') return { t: 'literal', value: { file: '<top-level>', line: lineOf(this.src, t.pos) }, pos: t.pos };
         return { t: 'var', name: t.text, pos: t.pos };
       case 'keyword':
         return this.parseKeywordTerm(t);
@@ -479,7 +489,7 @@ class Parser {
       if (t.kind === 'var') {
         this.next();
         entry = { key: t.text, value: null, varName: t.text };
-        if (t.text === '__loc__') entry = { key: '__loc__', value: { t: 'literal', value: { file: '<stdin>', line: 1 }, pos: t.pos } };
+        if (t.text === '__loc__') entry = { key: '__loc__', value: { t: 'literal', value: { file: '<top-level>', line: lineOf(this.src, t.pos) }, pos: t.pos } };
       } else if (t.kind === 'ident' || t.kind === 'keyword') {
         this.next();
         entry = { key: t.text, value: null };
@@ -588,5 +598,5 @@ class Parser {
 }
 
 export function parse(source: string): Node {
-  return new Parser(tokenize(source)).parseProgram();
+  return new Parser(tokenize(source), source).parseProgram();
 }

@@ -136,11 +136,12 @@ export function collectPaths(c: Compiled, x: JqValue, env: Env | null): Path[] {
   return out;
 }
 
-/** `lhs = $v` for each value of rhs. */
+/** `lhs = $v` for each value of rhs; rhs is evaluated first, so an empty rhs never evaluates lhs (jq). */
 export function assignGen(lhs: Compiled, rhs: Compiled): Gen {
   return (x, env, emit) => {
-    const paths = collectPaths(lhs, x, env);
+    let paths: Path[] | null = null;
     const apply = (v: JqValue): void => {
+      paths ??= collectPaths(lhs, x, env);
       let acc = x;
       for (const p of paths) {
         tick();
@@ -178,8 +179,9 @@ export function modifyGen(lhs: Compiled, f: Compiled): Gen {
 /** `lhs op= rhs`: `rhs as $r | lhs |= . op $r`, with rhs evaluated against the original input. */
 export function arithmeticUpdateGen(lhs: Compiled, rhs: Compiled, op: (l: JqValue, r: JqValue) => JqValue): Gen {
   return (x, env, emit: Emit) => {
-    const paths = collectPaths(lhs, x, env);
+    let paths: Path[] | null = null;
     const apply = (r: JqValue): void => {
+      paths ??= collectPaths(lhs, x, env);
       emit(modify(x, paths, (old) => op(old, r)));
     };
     if (rhs.one) apply(rhs.one(x, env));

@@ -65,8 +65,8 @@ export function FilterBar({ view, setView, facets, cel, searchRef }: { view: Vie
             ref={searchRef}
             type="search"
             id="workload-search"
-            placeholder="Search name, namespace, kind, reason…  ( / )"
-            className={`${input} w-80`}
+            placeholder="Search workloads  ( / )"
+            className={`${input} w-72`}
             value={q}
             onChange={(e) => {
               setQ(e.target.value);
@@ -87,7 +87,7 @@ export function FilterBar({ view, setView, facets, cel, searchRef }: { view: Vie
         <fieldset className="flex items-center gap-1 rounded-md border border-slate-200 px-1.5 py-0.5 dark:border-slate-700">
           <legend className="sr-only">GPU range</legend>
           <span className="text-xs text-slate-500 dark:text-slate-400">GPUs</span>
-          <select aria-label="GPU field for the range" className={`${input} w-28 px-1`} value={view.gpuField} onChange={(e) => patch({ gpuField: e.target.value as GpuField })}>
+          <select aria-label="GPU field for the range" className={`${input} w-24 px-1`} value={view.gpuField} onChange={(e) => patch({ gpuField: e.target.value as GpuField })}>
             <option value="allocated">allocated</option>
             <option value="requested">requested</option>
             <option value="desired">desired</option>
@@ -105,11 +105,16 @@ export function FilterBar({ view, setView, facets, cel, searchRef }: { view: Vie
         <button type="button" className={chip(showCel || view.cel !== '')} aria-expanded={showCel || view.cel !== ''} aria-controls="cel-filter" onClick={() => setShowCel((s) => !s)}>
           CEL filter
         </button>
-        {hasFilters(view) && (
-          <button type="button" className="h-8 px-2 text-sm text-sky-700 hover:underline dark:text-sky-400" onClick={() => setView(clearFilters(view))}>
-            Clear filters
-          </button>
-        )}
+        {/* Always laid out (hidden when unused) so that filtering never moves the table. */}
+        <button
+          type="button"
+          className={`h-8 px-1 text-sm text-sky-700 hover:underline dark:text-sky-400 ${hasFilters(view) ? '' : 'invisible'}`}
+          aria-hidden={!hasFilters(view)}
+          tabIndex={hasFilters(view) ? 0 : -1}
+          onClick={() => setView(clearFilters(view))}
+        >
+          Clear filters
+        </button>
       </div>
       {(showCel || view.cel !== '') && (
         <div id="cel-filter" className="flex flex-col gap-1">

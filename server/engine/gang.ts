@@ -164,6 +164,8 @@ export function previewGang(
   }
   const groups = new Map<string, GangPodGroup>();
   const sizes = new Map<string, Set<number>>();
+  // Sizes depend only on (member component, instance): computed once, not per pod.
+  const scaleCache = new Map<string, number>();
   for (const pod of pods) {
     const subject = describeObject(pod);
     // One pod that cannot be grouped is reported; the others still make their groups.
@@ -182,7 +184,12 @@ export function previewGang(
       if (keys.length > 0 && (name.length > 253 || !DNS1123_SUBDOMAIN.test(name))) {
         throw new EngineFailure('gang.name', `Karta grouping keys [${keys.join(' ')}] produce invalid Kubernetes PodGroup name "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`, `${GANG}.podGroups[${chosen.groupIndex}]`);
       }
-      const min = subtreeScale(def, extracted, effective, instance);
+      const scaleKey = `${effective.name}\u0000${instance ?? ''}`;
+      let min = scaleCache.get(scaleKey);
+      if (min === undefined) {
+        min = subtreeScale(def, extracted, effective, instance);
+        scaleCache.set(scaleKey, min);
+      }
       let g = groups.get(name);
       if (!g) {
         g = { name, namespace, minMember: min, minSubGroup: null, subGroups: [], pods: [], source: 'podGroups' };

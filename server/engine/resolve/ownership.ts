@@ -5,29 +5,37 @@
  */
 import { meta, objectName, objectNamespace, type KubeObject } from '../k8s.ts';
 
+function kindNameKey(kind: unknown, ns: string, name: unknown): string {
+  return `${String(kind)}/${ns}/${String(name)}`;
+}
+
+/** Objects by kind/namespace/name, built only when some owner reference's uid matches nothing. */
+class KindNameLookup {
+  private map: Map<string, KubeObject> | null = null;
+  constructor(private readonly objects: readonly KubeObject[]) {}
+  get(key: string): KubeObject | undefined {
+    if (!this.map) {
+      this.map = new Map();
+      for (const o of this.objects) this.map.set(kindNameKey(o.kind, objectNamespace(o), objectName(o)), o);
+    }
+    return this.map.get(key);
+  }
+}
+
 export function ownedClosure(root: KubeObject, objects: readonly KubeObject[]): KubeObject[] {
   const byUid = new Map<string, KubeObject>();
   for (const o of objects) {
     const uid = meta(o).uid;
     if (typeof uid === 'string' && uid) byUid.set(uid, o);
   }
-  // Built only when some owner reference's uid matches nothing (hand-written files).
-  let byKindName: Map<string, KubeObject> | null = null;
-  const kindNameKey = (kind: unknown, ns: string, name: unknown) => `${String(kind)}/${ns}/${String(name)}`;
-  const findByKindName = (key: string) => {
-    if (!byKindName) {
-      byKindName = new Map();
-      for (const o of objects) byKindName.set(kindNameKey(o.kind, objectNamespace(o), objectName(o)), o);
-    }
-    return byKindName.get(key);
-  };
+  const byKindName = new KindNameLookup(objects);
   const children = new Map<KubeObject, KubeObject[]>();
   for (const o of objects) {
     const refs = meta(o).ownerReferences;
     if (!Array.isArray(refs)) continue;
     for (const ref of refs) {
       if (!ref || typeof ref !== 'object') continue;
-      const owner = (typeof ref.uid === 'string' && byUid.get(ref.uid)) || findByKindName(kindNameKey(ref.kind, objectNamespace(o), ref.name));
+      const owner = (typeof ref.uid === 'string' && byUid.get(ref.uid)) || byKindName.get(kindNameKey(ref.kind, objectNamespace(o), ref.name));
       if (!owner || owner === o) continue;
       const list = children.get(owner);
       if (list) list.push(o);
@@ -39,7 +47,7 @@ export function ownedClosure(root: KubeObject, objects: readonly KubeObject[]): 
   const queue: KubeObject[] = [root];
   // Also accept a root that is equal by identity fields but a different object instance in the list.
   const rootUid = meta(root).uid;
-  const rootTwin = (typeof rootUid === 'string' && byUid.get(rootUid)) || findByKindName(kindNameKey(root.kind, objectNamespace(root), objectName(root)));
+  const rootTwin = (typeof rootUid === 'string' && byUid.get(rootUid)) || byKindName.get(kindNameKey(root.kind, objectNamespace(root), objectName(root)));
   if (rootTwin && rootTwin !== root) {
     seen.add(rootTwin);
     queue.push(rootTwin);

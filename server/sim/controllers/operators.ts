@@ -1,10 +1,14 @@
 /** Every framework operator of the simulation, in one list (index.ts registers them). */
 
+import { dynamoControllers } from './dynamo.ts';
+import { groveControllers } from './grove.ts';
 import { JobSetController } from './jobset.ts';
 import { knativeControllers } from './knative.ts';
 import { InferenceServiceController } from './kserve.ts';
 import { LeaderWorkerSetController } from './leaderworkerset.ts';
+import { MilvusController } from './milvus.ts';
 import { MPIJobController } from './mpijob.ts';
+import { NIMCacheController, NIMServiceController } from './nimservice.ts';
 import { PyTorchJobController } from './pytorchjob.ts';
 import { RayClusterController } from './raycluster.ts';
 import { RayJobController } from './rayjob.ts';
@@ -22,5 +26,10 @@ export function operatorControllers(): Controller[] {
     new LeaderWorkerSetController(),
     ...knativeControllers(),
     new InferenceServiceController(),
+    new NIMServiceController(),
+    new NIMCacheController(),
+    new MilvusController(),
+    ...groveControllers(),
+    ...dynamoControllers(),
   ];
 }

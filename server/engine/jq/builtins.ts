@@ -1,5 +1,7 @@
 /** The builtin table. Importing the modules registers their functions. */
-import './builtins-core.ts';
+import './builtins-control.ts';
+import './builtins-paths.ts';
+import './builtins-values.ts';
 import './builtins-data.ts';
 import type { BuiltinFactory } from './builtin-registry.ts';
 import { lookup } from './builtin-registry.ts';

@@ -22,6 +22,11 @@ export function isObject(v: unknown): v is JqObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** A finite, non-zero number that is not subnormal. */
+export function isNormal(n: number): boolean {
+  return Number.isFinite(n) && n !== 0 && Math.abs(n) >= 2.2250738585072014e-308;
+}
+
 export function truthy(v: JqValue): boolean {
   return v !== null && v !== false && v !== undefined;
 }

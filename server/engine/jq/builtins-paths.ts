@@ -1,0 +1,258 @@
+/** Recursion and path builtins: recurse, walk, path, paths, getpath/setpath/delpaths, del, entries, map, map_values. */
+import { arr, define, define0, defineV, typeError } from './builtin-registry.ts';
+import { fail, typeErrorPreview } from './errors.ts';
+import { iterValues } from './ops.ts';
+import type { Path } from './path-ops.ts';
+import { allPaths, delPaths, getPath, setPath } from './path-ops.ts';
+import { collect, collectPaths, first, fromGen, fromOne, modify, StopSignal, tick, withArgValues } from './runtime.ts';
+import type { Compiled, Emit, Env, PathEmit, PathGen } from './types.ts';
+import type { JqObject, JqValue } from './values.ts';
+import { getKey, hasKey, isObject, objectKeys, objectSize, setKey, truthy } from './values.ts';
+
+// ---- recursion -----------------------------------------------------------------------------------------------
+
+function recurseChildren(v: JqValue, emit: Emit): void {
+  tick();
+  emit(v);
+  if (Array.isArray(v)) for (const c of v) recurseChildren(c, emit);
+  else if (isObject(v)) for (const k of objectKeys(v)) recurseChildren(v[k], emit);
+}
+
+function recurseChildrenPath(v: JqValue, p: Path, emit: PathEmit): void {
+  tick();
+  emit(v, p);
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) recurseChildrenPath(v[i], [...p, i], emit);
+  else if (isObject(v)) for (const k of objectKeys(v)) recurseChildrenPath(v[k], [...p, k], emit);
+}
+
+const RECURSE: Compiled = fromGen(
+  (x, _env, emit) => recurseChildren(x, emit),
+  () => (x, p, _env, emit) => recurseChildrenPath(x, p, emit),
+);
+define('recurse', 0, () => RECURSE);
+
+define('recurse', 1, ([f]) =>
+  fromGen(
+    (x, env, emit) => {
+      const rec = (v: JqValue): void => {
+        tick();
+        emit(v);
+        f.gen(v, env, rec);
+      };
+      rec(x);
+    },
+    () => {
+      const fp = f.path();
+      return (x, p, env, emit) => {
+        const rec = (v: JqValue, q: Path): void => {
+          tick();
+          emit(v, q);
+          fp(v, q, env, rec);
+        };
+        rec(x, p);
+      };
+    },
+  ),
+);
+
+define('recurse', 2, ([f, cond]) =>
+  fromGen(
+    (x, env, emit) => {
+      const rec = (v: JqValue): void => {
+        tick();
+        emit(v);
+        f.gen(v, env, (u) =>
+          cond.gen(u, env, (c) => {
+            if (truthy(c)) rec(u);
+          }),
+        );
+      };
+      rec(x);
+    },
+    () => {
+      const fp = f.path();
+      return (x, p, env, emit) => {
+        const rec = (v: JqValue, q: Path): void => {
+          tick();
+          emit(v, q);
+          fp(v, q, env, (u, r) =>
+            cond.gen(u, env, (c) => {
+              if (truthy(c)) rec(u, r);
+            }),
+          );
+        };
+        rec(x, p);
+      };
+    },
+  ),
+);
+
+define('walk', 1, ([f]) => {
+  const walk = (v: JqValue, env: Env | null, emit: Emit): void => {
+    tick();
+    let nv: JqValue = v;
+    if (Array.isArray(v)) {
+      const out: JqValue[] = [];
+      for (const c of v) {
+        const r = firstOf((e) => walk(c, env, e));
+        if (r !== undefined) out.push(r);
+      }
+      nv = out;
+    } else if (isObject(v)) {
+      const o: JqObject = {};
+      for (const k of objectKeys(v)) {
+        const r = firstOf((e) => walk(v[k], env, e));
+        if (r !== undefined) setKey(o, k, r);
+      }
+      nv = o;
+    }
+    f.gen(nv, env, emit);
+  };
+  return fromGen((x, env, emit) => walk(x, env, emit));
+});
+
+/** First output of a callback-style generator (map_values semantics: empty drops the element). */
+function firstOf(g: (emit: Emit) => void): JqValue | undefined {
+  let r: JqValue | undefined;
+  const stop = new StopSignal();
+  try {
+    g((v) => {
+      r = v;
+      throw stop;
+    });
+  } catch (e) {
+    if (e !== stop) throw e;
+  }
+  return r;
+}
+
+// ---- paths ----------------------------------------------------------------------------------------------------
+
+define('path', 1, ([f]) => fromGen((x, env, emit) => f.path()(x, [], env, (_v, p) => emit(p))));
+
+define('paths', 0, () => fromGen((x, _env, emit) => allPaths(x, [], (p) => emit(p))));
+define('paths', 1, ([f]) =>
+  fromGen((x, env, emit) =>
+    allPaths(x, [], (p, v) =>
+      f.gen(v, env, (c) => {
+        if (truthy(c)) emit(p);
+      }),
+    ),
+  ),
+);
+define('leaf_paths', 0, () =>
+  fromGen((x, _env, emit) =>
+    allPaths(x, [], (p, v) => {
+      if (v === null || typeof v !== 'object') emit(p);
+    }),
+  ),
+);
+
+const getpathPath = (ps: Compiled): PathGen => (x, p, env, emit) =>
+  ps.gen(x, env, (pv) => {
+    const path = arr('getpath', pv);
+    let v: JqValue;
+    try {
+      v = getPath(x, path);
+    } catch {
+      // gojq: an unreachable path designates null rather than failing in path mode
+      v = null;
+    }
+    emit(v, [...p, ...(path as Path)]);
+  });
+define('getpath', 1, ([ps]) => {
+  const c = fromGen(
+    (x, env, emit) => ps.gen(x, env, (pv) => emit(getPath(x, arr('getpath', pv)))),
+    () => getpathPath(ps),
+  );
+  return c;
+});
+define('setpath', 2, (args) =>
+  fromGen((x, env, emit) => withArgValues(args, x, env, ([p, v]) => emit(setPath(x, arr('setpath', p), v)))),
+);
+defineV('delpaths', 1, (x, [ps]) => delPaths(x, arr('delpaths', ps)));
+define('del', 1, ([f]) => fromOne((x, env) => delPaths(x, collectPaths(f, x, env))));
+define('pick', 1, ([f]) =>
+  fromOne((x, env) => {
+    let acc: JqValue = null;
+    for (const p of collectPaths(f, x, env)) acc = setPath(acc, p, getPath(x, p));
+    return acc;
+  }),
+);
+define('to_entries', 0, () =>
+  fromOne((x) => {
+    if (Array.isArray(x)) return x.map((value, key) => ({ key, value }));
+    if (isObject(x)) return objectKeys(x).map((key) => ({ key, value: x[key] }));
+    return typeError('keys', x);
+  }),
+);
+
+function fromEntries(x: JqValue): JqValue {
+  const o: JqObject = {};
+  for (const e of iterValues(x)) {
+    if (!isObject(e)) return fail(`expected an object but got: ${typeErrorPreview(e)}`);
+    // `.key // .k // .name // .Name // .K // .Key` (jq 1.7; gojq reads the key, Key, name and Name subset)
+    let k: JqValue = null;
+    for (const name of ['key', 'k', 'name', 'Name', 'K', 'Key']) {
+      k = getKey(e, name);
+      if (k !== null && k !== false) break;
+    }
+    if (typeof k !== 'string') return fail(`expected a string for object key but got: ${typeErrorPreview(k)}`);
+    const v = hasKey(e, 'value') ? e.value : hasKey(e, 'v') ? e.v : getKey(e, 'Value');
+    setKey(o, k, v);
+  }
+  return o;
+}
+define0('from_entries', fromEntries);
+define('with_entries', 1, ([f]) =>
+  fromOne((x, env) => {
+    let entries: JqValue[];
+    if (Array.isArray(x)) entries = x.map((value, key) => ({ key, value }));
+    else if (isObject(x)) entries = objectKeys(x).map((key) => ({ key, value: x[key] }));
+    else return typeError('keys', x);
+    const mapped: JqValue[] = [];
+    for (const e of entries) for (const r of collect(f, e, env)) mapped.push(r);
+    return fromEntries(mapped);
+  }),
+);
+
+define('map', 1, ([f]) => {
+  if (f.one) {
+    const fo = f.one;
+    return fromOne((x, env) => {
+      const vs = iterValues(x);
+      const out = new Array<JqValue>(vs.length);
+      for (let i = 0; i < vs.length; i++) out[i] = fo(vs[i], env);
+      return out;
+    });
+  }
+  return fromOne((x, env) => {
+    const out: JqValue[] = [];
+    for (const v of iterValues(x)) f.gen(v, env, (r) => void out.push(r));
+    return out;
+  });
+});
+
+define('map_values', 1, ([f]) =>
+  fromOne((x, env) => {
+    const paths: Path[] = Array.isArray(x) ? x.map((_v, i) => [i]) : isObject(x) ? objectKeys(x).map((k) => [k]) : (iterValues(x), []);
+    return modify(x, paths, (old) => first(f, old, env));
+  }),
+);
+
+define('tostream', 0, () =>
+    fromGen((x, _env, emit) => {
+      const rec = (v: JqValue, p: JqValue[], top: boolean): void => {
+        tick();
+        if (v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length > 0 : objectSize(v) > 0)) {
+          const keys: Array<string | number> = Array.isArray(v) ? v.map((_x, i) => i) : objectKeys(v);
+          for (const k of keys) rec(Array.isArray(v) ? v[k as number] : (v as JqObject)[k as string], [...p, k], false);
+          emit([[...p, keys[keys.length - 1]]]);
+        } else {
+          emit([p, v]);
+        }
+        void top;
+      };
+      rec(x, [], true);
+    }),
+);

@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LiveWorkloads } from '../workloads/index.ts';
+import { loadCatalog } from '../catalog/index.ts';
+import { jobSetObjects } from '../engine/test-support.ts';
+import { streamResponse, filterDeltas, resumeDeltas } from './sse.ts';
+import type { RowDelta, WorkloadRow } from '../workloads/index.ts';
+
+function newLive(historySize?: number) {
+  const live = new LiveWorkloads({ clusters: [], catalog: LiveWorkloads.catalogEntries(loadCatalog()), index: { historySize } });
+  return live;
+}
+
+async function firstFrames(res: Response, n: number): Promise<string[]> {
+  const reader = res.body!.getReader();
+  let text = '';
+  while (text.split('\n\n').length <= n) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  return text.split('\n\n').slice(0, n);
+}
+
+test('Last-Event-ID resumes with only the missed deltas; too old an id gets a snapshot', async () => {
+  const live = newLive(3);
+  for (const o of jobSetObjects({ name: 'a' })) live.index.upsert('c', o);
+  live.index.flush();
+  const seqAfterA = live.index.currentSeq;
+  for (const o of jobSetObjects({ name: 'b' })) live.index.upsert('c', o);
+  live.index.flush();
+  const abort = new AbortController();
+  const [resumed] = await firstFrames(streamResponse(live, {}, seqAfterA, abort.signal), 1);
+  assert.match(resumed, /^id: \d+\nevent: delta\n/);
+  assert.match(resumed, /"name":"b"/);
+  assert.doesNotMatch(resumed, /"name":"a"/);
+  // Fill the small history so the old id is gone.
+  for (const n of ['c1', 'c2', 'c3', 'c4']) for (const o of jobSetObjects({ name: n })) live.index.upsert('c', o);
+  live.index.flush();
+  const [fresh] = await firstFrames(streamResponse(live, {}, seqAfterA, abort.signal), 1);
+  assert.match(fresh, /event: snapshot/);
+  abort.abort();
+});
+
+test('per-client filters: a row leaving the filter becomes a removal; resume turns non-matching rows into removals', () => {
+  const row = (id: string, allocated: number) => ({ id, gpus: { allocated, requested: allocated, desired: allocated, byResource: { allocated: {}, requested: {}, desired: {} } }, status: 'Running', kind: 'JobSet', namespace: 'd', cluster: 'c', name: id, rolesSummary: '' }) as unknown as WorkloadRow;
+  const visible = new Set<string>();
+  const up = (seq: number, id: string, g: number): RowDelta => ({ seq, op: 'upsert', id, row: row(id, g) });
+  assert.deepEqual(filterDeltas([up(1, 'x', 8)], { minGpus: 4 }, visible).map((d) => d.op), ['upsert']);
+  assert.deepEqual(filterDeltas([up(2, 'x', 0)], { minGpus: 4 }, visible).map((d) => d.op), ['remove']);
+  assert.deepEqual(filterDeltas([up(3, 'y', 0)], { minGpus: 4 }, visible), []);
+  assert.deepEqual(resumeDeltas([up(4, 'x', 8), up(5, 'y', 0), { seq: 6, op: 'remove', id: 'z' }], { minGpus: 4 }).map((d) => `${d.op}:${d.id}`), ['upsert:x', 'remove:y', 'remove:z']);
+});

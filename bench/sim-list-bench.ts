@@ -3,6 +3,7 @@
  * @kubernetes/client-node, and watch throughput (events/s). Prints numbers; not a test.
  *
  *   node --import tsx bench/sim-list-bench.ts [--pods 100000] [--workloads 10000] [--events 50000]
+ *     [--parts kubectl,raw,client,watch]   (default: all)
  */
 
 import { spawn } from 'node:child_process';
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     workloads: { type: 'string', default: '10000' },
     events: { type: 'string', default: '50000' },
     namespaces: { type: 'string', default: '50' },
+    parts: { type: 'string', default: 'kubectl,raw,client,watch' },
   },
 });
 const PODS = Number(values.pods);
@@ -28,6 +30,7 @@ const WORKLOADS = Number(values.workloads);
 const EVENTS = Number(values.events);
 const NAMESPACES = Number(values.namespaces);
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
+const PARTS = new Set(values.parts.split(','));
 
 const ms = (t0: number) => Math.round(performance.now() - t0);
 const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
@@ -78,7 +81,7 @@ function runKubectl(sim: SimHandle, cacheDir: string, args: string[]): Promise<n
 }
 
 /** Counts watch events on a raw stream until `n` arrived; returns elapsed ms from `start()`. */
-function watchCount(sim: SimHandle, path: string, n: number, start: () => void): Promise<number> {
+function watchCount(sim: SimHandle, path: string, n: number, start: () => void, progress: { n: number }): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(new URL(path, sim.url), { headers: { Authorization: `Bearer ${sim.adminToken}` }, ca: sim.caPem }, (res) => {
       let seen = 0;
@@ -90,7 +93,8 @@ function watchCount(sim: SimHandle, path: string, n: number, start: () => void):
         while ((i = buf.indexOf('\n')) >= 0) {
           JSON.parse(buf.slice(0, i));
           buf = buf.slice(i + 1);
-          if (++seen === n) {
+          progress.n = ++seen;
+          if (seen === n) {
             resolve(ms(t0));
             req.destroy();
             return;
@@ -132,7 +136,9 @@ async function main(): Promise<void> {
     const items = store.list('v1', 'Pod');
     console.log(`store.list of ${items.length} pods: ${ms(t0)} ms`);
 
-    if (existsSync(KUBECTL)) {
+    if (!PARTS.has('kubectl')) {
+      // skipped
+    } else if (existsSync(KUBECTL)) {
       const cache = mkdtempSync(join(tmpdir(), 'wmap-bench-kube-'));
       await runKubectl(sim, cache, ['get', 'namespaces']);
       const t = await runKubectl(sim, cache, ['get', 'pods', '-A', '-o', 'json']);
@@ -146,89 +152,111 @@ async function main(): Promise<void> {
     }
 
     // The server side alone: pages of 500 over one keep-alive connection, parsed with JSON.parse.
-    const agent = new Agent({ keepAlive: true, ca: sim.caPem });
-    const fetchJson = (path: string) => new Promise<{ metadata: { continue?: string }; items: unknown[] }>((resolve, reject) => {
-      const req = request(new URL(path, sim.url), { agent, headers: { Authorization: `Bearer ${sim.adminToken}`, Accept: 'application/json' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-      });
-      req.on('error', reject);
-      req.end();
-    });
-    t0 = performance.now();
-    let rawCount = 0;
-    let rawCont: string | undefined;
-    do {
-      const page = await fetchJson(`/api/v1/pods?limit=500${rawCont ? `&continue=${encodeURIComponent(rawCont)}` : ''}`);
-      rawCount += page.items.length;
-      rawCont = page.metadata.continue;
-    } while (rawCont);
-    console.log(`raw HTTPS GET /api/v1/pods in pages of 500 + JSON.parse (server + transfer): ${ms(t0)} ms, ${rawCount} pods`);
-    t0 = performance.now();
-    const whole = await fetchJson('/api/v1/pods');
-    console.log(`raw HTTPS GET /api/v1/pods, one response + JSON.parse: ${ms(t0)} ms, ${whole.items.length} pods`);
-    agent.destroy();
-
+    if (PARTS.has('raw')) await rawLists(sim);
     const kc = new k8s.KubeConfig();
     kc.loadFromFile(sim.kubeconfigPath);
     const core = kc.makeApiClient(k8s.CoreV1Api);
-    t0 = performance.now();
-    const list = await core.listPodForAllNamespaces();
-    console.log(`client-node listPodForAllNamespaces (one response, typed deserialisation): ${ms(t0)} ms, ${list.items.length} pods`);
-    t0 = performance.now();
-    let count = 0;
-    let cont: string | undefined;
-    do {
-      const page = await core.listPodForAllNamespaces({ limit: 500, _continue: cont });
-      count += page.items.length;
-      cont = page.metadata?._continue;
-    } while (cont);
-    console.log(`client-node listPodForAllNamespaces in pages of 500: ${ms(t0)} ms, ${count} pods`);
-
-    // Watch throughput: status updates of existing pods, one event each. Producer and consumers share
-    // this process, so writes go in batches of 500 with a yield to I/O in between.
-    const churn = (phase: string) => {
-      const targets = store.list('v1', 'Pod').slice(0, EVENTS);
-      let i = 0;
-      const step = () => {
-        const end = Math.min(i + 500, targets.length);
-        for (; i < end; i++) {
-          const p = structuredClone(targets[i]);
-          (p.status as Record<string, unknown>).phase = phase;
-          store.updateStatus(p);
-        }
-        if (i < targets.length) setTimeout(step, 1);
-      };
-      step();
-      return targets.length;
-    };
-    const n = Math.min(EVENTS, PODS);
-    const rv = store.resourceVersion();
-    const rawMs = await withTimeout(watchCount(sim, `/api/v1/pods?watch=true&resourceVersion=${rv}`, n, () => churn('Succeeded')), 120_000, 'raw watch');
-    const targets = { length: n };
-    console.log(`watch (raw HTTPS stream, all namespaces): ${targets.length} events in ${rawMs} ms = ${Math.round((targets.length / rawMs) * 1000)} events/s`);
-
-    // The same through client-node's Watch (its line splitting and JSON parsing).
-    const targets2 = { length: n };
-    const rv2 = store.resourceVersion();
-    const watch = new k8s.Watch(kc);
-    let seen = 0;
-    let tStart = 0;
-    const done = new Promise<number>((resolve) => {
-      void watch.watch('/api/v1/pods', { resourceVersion: rv2 }, () => {
-        if (++seen === targets2.length) resolve(ms(tStart));
-      }, () => {}).then((req) => done.then(() => req.abort()));
-    });
-    await new Promise((r) => setTimeout(r, 300));
-    tStart = performance.now();
-    churn('Failed');
-    const cnMs = await withTimeout(done, 120_000, 'client-node watch');
-    console.log(`watch (client-node Watch): ${targets2.length} events in ${cnMs} ms = ${Math.round((targets2.length / cnMs) * 1000)} events/s`);
+    if (PARTS.has('client')) await clientLists(core);
+    if (PARTS.has('watch')) await watches(sim, kc);
     console.log(`heap at end: ${mb(process.memoryUsage().heapUsed)}, rss ${mb(process.memoryUsage().rss)}`);
   } finally {
     await sim.stop();
   }
+}
+
+async function rawLists(sim: SimHandle): Promise<void> {
+  let t0: number;
+  const agent = new Agent({ keepAlive: true, ca: sim.caPem });
+  const fetchJson = (path: string) => new Promise<{ metadata: { continue?: string }; items: unknown[] }>((resolve, reject) => {
+    const req = request(new URL(path, sim.url), { agent, headers: { Authorization: `Bearer ${sim.adminToken}`, Accept: 'application/json' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  t0 = performance.now();
+  let rawCount = 0;
+  let rawCont: string | undefined;
+  do {
+    const page = await fetchJson(`/api/v1/pods?limit=500${rawCont ? `&continue=${encodeURIComponent(rawCont)}` : ''}`);
+    rawCount += page.items.length;
+    rawCont = page.metadata.continue;
+  } while (rawCont);
+  console.log(`raw HTTPS GET /api/v1/pods in pages of 500 + JSON.parse (server + transfer): ${ms(t0)} ms, ${rawCount} pods`);
+  t0 = performance.now();
+  const whole = await fetchJson('/api/v1/pods');
+  console.log(`raw HTTPS GET /api/v1/pods, one response + JSON.parse: ${ms(t0)} ms, ${whole.items.length} pods`);
+  agent.destroy();
+}
+
+async function clientLists(core: k8s.CoreV1Api): Promise<void> {
+  let t0 = performance.now();
+  const list = await core.listPodForAllNamespaces();
+  console.log(`client-node listPodForAllNamespaces (one response, typed deserialisation): ${ms(t0)} ms, ${list.items.length} pods`);
+  t0 = performance.now();
+  let count = 0;
+  let cont: string | undefined;
+  do {
+    const page = await core.listPodForAllNamespaces({ limit: 500, _continue: cont });
+    count += page.items.length;
+    cont = page.metadata?._continue;
+  } while (cont);
+  console.log(`client-node listPodForAllNamespaces in pages of 500: ${ms(t0)} ms, ${count} pods`);
+}
+
+async function watches(sim: SimHandle, kc: k8s.KubeConfig): Promise<void> {
+  const store = sim.store;
+
+  // Watch throughput: status updates of existing pods, one event each. Producer and consumers share
+  // this process, so writes go in batches of 500 with a yield to I/O in between.
+  // Closed loop: the producer stays at most 5,000 events ahead of what the consumer has seen, so the
+  // number measured is delivery throughput (a watcher that falls 64 MB behind is cut, as on a real server).
+  const churn = (phase: string, seen: () => number) => {
+    const targets = store.list('v1', 'Pod').slice(0, EVENTS);
+    let i = 0;
+    const step = () => {
+      if (i - seen() > 5000) {
+        setTimeout(step, 1);
+        return;
+      }
+      const end = Math.min(i + 500, targets.length);
+      for (; i < end; i++) {
+        const p = structuredClone(targets[i]);
+        (p.status as Record<string, unknown>).phase = phase;
+        store.updateStatus(p);
+      }
+      if (i < targets.length) setTimeout(step, 1);
+    };
+    step();
+    return targets.length;
+  };
+  const n = Math.min(EVENTS, PODS);
+  const rv = store.resourceVersion();
+  const rawSeen = { n: 0 };
+  const rawMs = await withTimeout(watchCount(sim, `/api/v1/pods?watch=true&resourceVersion=${rv}`, n, () => churn('Succeeded', () => rawSeen.n), rawSeen), 120_000, 'raw watch');
+  const targets = { length: n };
+  console.log(`watch (raw HTTPS stream, all namespaces): ${targets.length} events in ${rawMs} ms = ${Math.round((targets.length / rawMs) * 1000)} events/s`);
+
+  // The same through client-node's Watch (its line splitting and JSON parsing).
+  const targets2 = { length: n };
+  const rv2 = store.resourceVersion();
+  const watch = new k8s.Watch(kc);
+  let seen = 0;
+  let tStart = 0;
+  const done = new Promise<number>((resolve) => {
+    void watch.watch('/api/v1/pods', { resourceVersion: rv2 }, () => {
+      if (++seen === targets2.length) resolve(ms(tStart));
+    }, (err) => {
+      if (seen < targets2.length) console.error(`client-node watch ended after ${seen} events: ${String(err)}`);
+    }).then((req) => done.then(() => req.abort()));
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  tStart = performance.now();
+  churn('Failed', () => seen);
+  const cnMs = await withTimeout(done, 120_000, 'client-node watch');
+  console.log(`watch (client-node Watch): ${targets2.length} events in ${cnMs} ms = ${Math.round((targets2.length / cnMs) * 1000)} events/s`);
 }
 
 await main();

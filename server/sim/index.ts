@@ -109,6 +109,10 @@ async function optionalImport<T>(relative: string): Promise<T | undefined> {
   return (await import(url.href)) as T;
 }
 
+function isLoopback(host: string): boolean {
+  return host === '127.0.0.1' || host === '::1' || host === 'localhost';
+}
+
 function seedNamespaces(store: MemoryStore): void {
   for (const name of SYSTEM_NAMESPACES) {
     if (store.get('v1', 'Namespace', undefined, name)) continue;
@@ -142,7 +146,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   const host = options.host ?? '127.0.0.1';
   const adminToken = randomBytes(24).toString('hex');
   const rules: AccessRule[] = [{ token: adminToken, user: 'admin', admin: true }, ...(options.tokens ?? [])];
-  if (host !== '127.0.0.1' && host !== '::1' && host !== 'localhost') {
+  if (!isLoopback(host)) {
     // Bound beyond loopback: still token-only (no anonymous access), as DESIGN's "safe by default" asks.
     console.warn(`sim: API server bound to ${host}; every request needs a bearer token`);
   }
@@ -178,7 +182,8 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     onRequest: options.onRequest,
     now: () => now().getTime(),
     tls: cert,
-    anonymous: useTls ? undefined : rules[0],
+    // Token-less requests are admin only for plain http on loopback (kubectl sends no token over http).
+    anonymous: !useTls && isLoopback(host) ? rules[0] : undefined,
   });
   const port = await server.listen(options.port ?? 0);
   if (options.stateFile) {

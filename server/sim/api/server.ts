@@ -119,9 +119,20 @@ export class ApiServer {
     this.tls = opts.tls;
     this.anonymous = opts.anonymous;
     this.now = opts.now ?? Date.now;
-    this.offFaults = this.faults.on((ev) => {
+    const offFaults = this.faults.on((ev) => {
       if (ev === 'drop-watches') this.dropAllWatches();
     });
+    // A deleted CRD ends the watches on its resource, as the real server's CR handler does.
+    const offRegistry = this.registry.onChange(() => {
+      for (const [gk, set] of this.watches) {
+        const cut = gk.indexOf('/');
+        if (!this.registry.byGroupKind(gk.slice(0, cut), gk.slice(cut + 1))) for (const w of [...set]) w.end();
+      }
+    });
+    this.offFaults = () => {
+      offFaults();
+      offRegistry();
+    };
   }
 
   // ---------------------------------------------------------------- lifecycle

@@ -64,3 +64,12 @@ test('bad input: malformed objects file and unknown output give a message and ex
   const unknownCmd = await run(['frobnicate']);
   assert.equal(unknownCmd.code, 1);
 });
+
+test('validate over the catalog folder: every definition valid, fixtures and notes skipped', async () => {
+  const { catalogDir } = await import('../catalog/index.ts');
+  const { readdirSync } = await import('node:fs');
+  const entries = readdirSync(catalogDir()).map((f) => join(catalogDir(), f));
+  const r = await run(['validate', ...entries]);
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.err, /^\d+ valid, 0 with errors/m);
+});

@@ -25,9 +25,13 @@ function readText(file: string): string {
 
 export class UsageError extends Error {}
 
-/** Files named on the command line; directories contribute their YAML/JSON files (recursively). */
-function expandFiles(args: string[], io: Io): string[] {
-  const out: string[] = [];
+/**
+ * Files named on the command line; directories contribute their YAML/JSON files (recursively).
+ * Files found in directories are only checked for the definitions they hold (a catalog folder also
+ * holds fixtures); files named explicitly must be definitions.
+ */
+function expandFiles(args: string[], io: Io): Array<{ file: string; fromDir: boolean }> {
+  const out: Array<{ file: string; fromDir: boolean }> = [];
   for (const a of args) {
     let st;
     try {
@@ -41,12 +45,12 @@ function expandFiles(args: string[], io: Io): string[] {
           const full = join(dir, name);
           if (statSync(full).isDirectory()) {
             if (name !== 'fixtures' && name !== 'node_modules') walk(full);
-          } else if (/\.(ya?ml|json)$/.test(name)) out.push(full);
+          } else if (/\.(ya?ml|json)$/.test(name)) out.push({ file: full, fromDir: true });
         }
       };
       walk(a);
     } else if (/\.(ya?ml|json)$/.test(a)) {
-      out.push(a);
+      out.push({ file: a, fromDir: false });
     } else {
       io.err(`skipped ${a}: not a YAML or JSON file`);
     }
@@ -58,8 +62,14 @@ export function cmdValidate(files: string[], io: Io): number {
   if (files.length === 0) throw new UsageError('validate: name at least one definition file');
   let bad = 0;
   let good = 0;
-  for (const file of expandFiles(files, io)) {
-    const { definitions, errors } = loadDefinitionsFromText(readText(file), file);
+  let skipped = 0;
+  for (const { file, fromDir } of expandFiles(files, io)) {
+    const { definitions, errors: all } = loadDefinitionsFromText(readText(file), file);
+    const errors = fromDir ? all.filter((e) => e.code !== 'definition.not-a-definition') : all;
+    if (fromDir && definitions.length === 0 && errors.length === 0) {
+      skipped++;
+      continue;
+    }
     for (const e of errors) {
       bad++;
       io.out(`${file}: ${e.message}`);
@@ -75,7 +85,7 @@ export function cmdValidate(files: string[], io: Io): number {
       }
     }
   }
-  io.err(`${good} valid, ${bad} with errors`);
+  io.err(`${good} valid, ${bad} with errors${skipped ? ` (${skipped} files in folders hold no definition)` : ''}`);
   return bad === 0 && good > 0 ? 0 : 1;
 }
 

@@ -292,4 +292,3 @@ define('gsub', 3, ([re, repl, fl]) =>
   ),
 );
 
-export { typeError };

@@ -1,7 +1,7 @@
 /** Recursion and path builtins: recurse, walk, path, paths, getpath/setpath/delpaths, del, entries, map, map_values. */
 import { arr, define, define0, defineV, typeError } from './builtin-registry.ts';
 import { fail, typeErrorPreview } from './errors.ts';
-import { iterValues } from './ops.ts';
+import { iterError, iterValues } from './ops.ts';
 import type { Path } from './path-ops.ts';
 import { allPaths, delPaths, getPath, setPath } from './path-ops.ts';
 import { collect, collectPaths, first, fromGen, fromOne, modify, StopSignal, tick, withArgValues } from './runtime.ts';
@@ -235,24 +235,28 @@ define('map', 1, ([f]) => {
 
 define('map_values', 1, ([f]) =>
   fromOne((x, env) => {
-    const paths: Path[] = Array.isArray(x) ? x.map((_v, i) => [i]) : isObject(x) ? objectKeys(x).map((k) => [k]) : (iterValues(x), []);
+    // `.[] |= f`: every child; non-containers fail like `.[]`
+    let paths: Path[];
+    if (Array.isArray(x)) paths = x.map((_v, i) => [i]);
+    else if (isObject(x)) paths = objectKeys(x).map((k) => [k]);
+    else return iterError(x);
     return modify(x, paths, (old) => first(f, old, env));
   }),
 );
 
+/** `[path, leaf]` events, and `[path-of-last-child]` closing each non-empty container (jq's tostream). */
 define('tostream', 0, () =>
-    fromGen((x, _env, emit) => {
-      const rec = (v: JqValue, p: JqValue[], top: boolean): void => {
-        tick();
-        if (v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length > 0 : objectSize(v) > 0)) {
-          const keys: Array<string | number> = Array.isArray(v) ? v.map((_x, i) => i) : objectKeys(v);
-          for (const k of keys) rec(Array.isArray(v) ? v[k as number] : (v as JqObject)[k as string], [...p, k], false);
-          emit([[...p, keys[keys.length - 1]]]);
-        } else {
-          emit([p, v]);
-        }
-        void top;
-      };
-      rec(x, [], true);
-    }),
+  fromGen((x, _env, emit) => {
+    const rec = (v: JqValue, p: JqValue[]): void => {
+      tick();
+      if (v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length > 0 : objectSize(v) > 0)) {
+        const keys: Array<string | number> = Array.isArray(v) ? v.map((_x, i) => i) : objectKeys(v);
+        for (const k of keys) rec(Array.isArray(v) ? v[k as number] : (v as JqObject)[k as string], [...p, k]);
+        emit([[...p, keys[keys.length - 1]]]);
+      } else {
+        emit([p, v]);
+      }
+    };
+    rec(x, []);
+  }),
 );

@@ -3,7 +3,7 @@ import { fail, JqRuntimeError, typeErrorPreview } from './errors.ts';
 import { formatValue, hasFormat } from './formats.ts';
 import { BINARY, indexField, indexNumber, indexPlainField, indexValue, iterError, negate, slice } from './ops.ts';
 import type { Path, PathKey } from './path-ops.ts';
-import { arithmeticUpdateGen, assignGen, fromGen, fromOne, invalidPath, modifyGen } from './runtime.ts';
+import { arithmeticUpdateGen, assignGen, collectedTooMany, MAX_COLLECTED, fromGen, fromOne, invalidPath, modifyGen } from './runtime.ts';
 import type { Compiled, Emit, Env, Gen, One, PathEmit, PathGen } from './types.ts';
 import type { JqObject, JqValue } from './values.ts';
 import { isObject, objectKeys, setKey, toString, truthy } from './values.ts';
@@ -433,7 +433,7 @@ export class Compiler {
     return fromOne((x, env) => {
       const out: JqValue[] = [];
       bgen(x, env, (v) => {
-        out.push(v);
+        if (out.push(v) > MAX_COLLECTED) collectedTooMany();
       });
       return out;
     });

@@ -1,6 +1,9 @@
-import { fail, typeErrorPreview } from './errors.ts';
+import { fail, JqLimitError, typeErrorPreview } from './errors.ts';
+
+/** Bound on strings built by repetition, for the same reason as MAX_COLLECTED in runtime.ts. */
+const MAX_STRING = 16 * 1024 * 1024;
 import type { JqObject, JqValue } from './values.ts';
-import { compare, copyObject, equals, getKey, isObject, objectKeys, setKey, truthy } from './values.ts';
+import { compare, copyObject, equals, getKey, isObject, objectKeys, setKey } from './values.ts';
 
 /** `.k` on a value (gojq: null stays null, objects look the key up, everything else is an error). */
 export function indexField(v: JqValue, k: string): JqValue {
@@ -150,7 +153,7 @@ function repeatString(s: string, n: number): JqValue {
   if (!(n > 0)) return null;
   if (n < 1) return s;
   const times = Math.floor(n);
-  if (s.length * times > 0x10000000) return fail(`cannot repeat string: string too long`);
+  if (s.length * times > MAX_STRING) throw new JqLimitError(`jq evaluation exceeded the maximum string length ${MAX_STRING}`);
   return s.repeat(times);
 }
 
@@ -213,4 +216,3 @@ export const BINARY: Record<string, BinaryFn> = {
   '>=': (l, r) => compare(l, r) >= 0,
 };
 
-export { truthy };

@@ -1,4 +1,3 @@
-import type { JqRuntimeError} from './errors.ts';
 import { fail, JqLimitError, typeErrorPreview } from './errors.ts';
 import type { Path } from './path-ops.ts';
 import { delPaths, getPath, setPath } from './path-ops.ts';
@@ -27,6 +26,16 @@ function checkClock(): void {
   // The first check starts the clock: the first 4096 steps take microseconds, a negligible extension.
   if (rt.deadline === 0) rt.deadline = now + rt.timeoutMs;
   else if (now > rt.deadline) throw new JqLimitError(`jq evaluation exceeded the time limit of ${rt.timeoutMs} ms`);
+}
+
+/**
+ * Bound on arrays built by collecting outputs (`[f]`, sort_by keys, …). The time limit alone would let a runaway
+ * `[range(1e12)]` fill hundreds of megabytes within 200 ms; no definition expression comes near this size.
+ */
+export const MAX_COLLECTED = 1_000_000;
+
+export function collectedTooMany(): never {
+  throw new JqLimitError(`jq evaluation exceeded the maximum array size ${MAX_COLLECTED}`);
 }
 
 /** Thrown by `break $label`; caught by the label whose invocation created the token. */
@@ -75,7 +84,7 @@ export function collect(c: Compiled, x: JqValue, env: Env | null): JqValue[] {
   if (c.one) return [c.one(x, env)];
   const out: JqValue[] = [];
   c.gen(x, env, (v) => {
-    out.push(v);
+    if (out.push(v) > MAX_COLLECTED) collectedTooMany();
   });
   return out;
 }
@@ -189,6 +198,3 @@ export function arithmeticUpdateGen(lhs: Compiled, rhs: Compiled, op: (l: JqValu
   };
 }
 
-export function runtimeErrorValue(e: JqRuntimeError): JqValue {
-  return e.value;
-}

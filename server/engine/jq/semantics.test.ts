@@ -75,7 +75,39 @@ describe('paths()', () => {
     assert.deepEqual(compileJq('.spec.services | to_entries[] | .key').run({ spec: { services: { b: {}, a: {} } } }), ['a', 'b']);
     assert.deepEqual(compileJq('.spec.services[]').paths({ spec: { services: { b: {}, a: {} } } }), [['spec', 'services', 'a'], ['spec', 'services', 'b']]);
   });
+  it('follows pipes, alternatives, selects, conditionals, bindings and user functions', () => {
+    const js = {
+      spec: {
+        replicatedJobs: [
+          { name: 'a', replicas: 1 },
+          { name: 'b', replicas: 2 },
+        ],
+      },
+    };
+    const paths = (src: string, input: unknown = js): unknown => compileJq(src).paths(input);
+    assert.deepEqual(paths('.spec.replicatedJobs[].replicas'), [['spec', 'replicatedJobs', 0, 'replicas'], ['spec', 'replicatedJobs', 1, 'replicas']]);
+    assert.deepEqual(paths('.spec.replicatedJobs[1].name'), [['spec', 'replicatedJobs', 1, 'name']]);
+    assert.deepEqual(paths('.spec.replicatedJobs[-1]'), [['spec', 'replicatedJobs', -1]]);
+    assert.deepEqual(paths('.spec.replicatedJobs[] | select(.name == "b") | .replicas'), [['spec', 'replicatedJobs', 1, 'replicas']]);
+    assert.deepEqual(paths('.spec.missing // .spec.replicatedJobs'), [['spec', 'replicatedJobs']]);
+    assert.deepEqual(paths('if .spec then .spec.x else .y end'), [['spec', 'x']]);
+    assert.deepEqual(paths('.spec as $s | .spec.replicatedJobs[0]'), [['spec', 'replicatedJobs', 0]]);
+    assert.deepEqual(paths('def rj: .spec.replicatedJobs; rj[0]'), [['spec', 'replicatedJobs', 0]]);
+    assert.deepEqual(paths('.["a-b"]."c"', {}), [['a-b', 'c']]);
+    assert.deepEqual(paths('.a.b.c', null), [['a', 'b', 'c']]);
+    assert.deepEqual(paths('.', 1), [[]]);
+    assert.deepEqual(paths('empty'), []);
+    assert.deepEqual(paths('.spec.replicatedJobs | first(.[]), last(.[])'), [['spec', 'replicatedJobs', 0], ['spec', 'replicatedJobs', 1]]);
+    assert.deepEqual(paths('.spec.replicatedJobs[] | .name?'), [['spec', 'replicatedJobs', 0, 'name'], ['spec', 'replicatedJobs', 1, 'name']]);
+    assert.deepEqual(paths('.a | getpath(["b", 0])', {}), [['a', 'b', 0]]);
+  });
+  it('applies maxResults to paths and fails on type errors like run()', () => {
+    assert.throws(() => compileJq('.[]').paths([1, 2, 3], { maxResults: 2 }), (e: unknown) => e instanceof JqError && e.kind === 'limit');
+    assert.throws(() => compileJq('.a').paths(1), (e: unknown) => e instanceof JqError && e.kind === 'runtime' && e.message === 'expected an object but got: number (1)');
+  });
   it('rejects non-path expressions', () => {
+    assert.throws(() => compileJq('.spec.services | to_entries[] | .key').paths({ spec: { services: { a: {} } } }), (e: unknown) => e instanceof JqError && e.kind === 'runtime');
+    assert.throws(() => compileJq('$x').paths({}), (e: unknown) => e instanceof JqError && e.kind === 'runtime');
     assert.throws(() => compileJq('1').paths({}), (e: unknown) => e instanceof JqError && e.kind === 'runtime');
     assert.throws(() => compileJq('.a + 1').paths({ a: 1 }), (e: unknown) => e instanceof JqError && e.kind === 'runtime');
   });
@@ -85,6 +117,19 @@ describe('limits', () => {
   it('allows exactly maxResults outputs (upstream P-07 fails one early)', () => {
     assert.equal(compileJq('range(5)').run(null, undefined, { maxResults: 5 }).length, 5);
     assert.throws(() => compileJq('range(6)').run(null, undefined, { maxResults: 5 }), (e: unknown) => e instanceof JqError && e.kind === 'limit');
+  });
+  it('defaults to 1000 results and 200 ms', () => {
+    assert.equal(compileJq('range(1000)').run(null).length, 1000);
+    assert.throws(() => compileJq('range(1001)').run(null), (e: unknown) => e instanceof JqError && e.kind === 'limit' && e.message === 'query results exceed the allowed number 1000');
+    const t = performance.now();
+    assert.throws(() => compileJq('reduce range(1e12) as $x (0; . + $x)').run(null), (e: unknown) => e instanceof JqError && e.kind === 'limit' && /time limit of 200 ms/.test(e.message));
+    const elapsed = performance.now() - t;
+    assert.ok(elapsed >= 150 && elapsed < 2000, `${elapsed} ms`);
+  });
+  it('bounds collected arrays and repeated strings', () => {
+    assert.throws(() => compileJq('[range(1e12)] | length').run(null, undefined, { timeoutMs: 10_000 }), (e: unknown) => e instanceof JqError && e.kind === 'limit' && /maximum array size/.test(e.message));
+    assert.throws(() => compileJq('"abcd" * 1e8').run(null), (e: unknown) => e instanceof JqError && e.kind === 'limit' && /maximum string length/.test(e.message));
+    assert.equal(compileJq('[range(100000)] | length').run(null)[0], 100000);
   });
   it('stops runaway programs within the timeout', () => {
     const t = performance.now();
@@ -145,6 +190,15 @@ describe('program cache and API', () => {
     assert.equal(compileJq('.a.b'), compileJq('.a.b'));
     assert.notEqual(compileJq('.a.b'), compileJq('.a .b'));
     assert.equal(compileJq('.x').source, '.x');
+  });
+  it('treats undefined object values as absent everywhere', () => {
+    const obj = { a: 1, b: undefined };
+    assert.deepEqual(compileJq('has("b"), (keys | length), (to_entries | length), tostring, . == {a: 1}, ([paths] | length)').run(obj), [false, 1, 1, '{"a":1}', true, 1]);
+    assert.deepEqual(compileJq('.b // "absent"').run(obj), ['absent']);
+  });
+  it('does not leak variables between runs', () => {
+    assert.deepEqual(compileJq('$v').run(null, { v: 1 }), [1]);
+    assert.throws(() => compileJq('$v').run(null), (e: unknown) => e instanceof JqError && /variable not defined/.test(e.message));
   });
   it('passes variables', () => {
     assert.deepEqual(compileJq('$a + $b').run(null, { a: 1, b: 2 }), [3]);

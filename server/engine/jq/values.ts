@@ -80,11 +80,6 @@ export function objectSize(o: JqObject): number {
   return n;
 }
 
-/** A fresh object with a null prototype would break `instanceof`-free consumers less, but JSON gives plain objects. */
-export function newObject(): JqObject {
-  return {};
-}
-
 /** Shallow copy keeping only present keys. */
 export function copyObject(o: JqObject): JqObject {
   const r: JqObject = {};

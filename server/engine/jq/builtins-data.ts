@@ -189,6 +189,11 @@ defineV('ltrimstr', 1, (x, [p]) => (typeof x === 'string' && typeof p === 'strin
 defineV('rtrimstr', 1, (x, [p]) =>
   typeof x === 'string' && typeof p === 'string' && x.endsWith(p) && p !== '' ? x.slice(0, x.length - p.length) : x,
 );
+defineV('trimstr', 1, (x, [p]) => {
+  if (typeof x !== 'string' || typeof p !== 'string') return typeError1('trimstr', x, p);
+  const l = x.startsWith(p) ? x.slice(p.length) : x;
+  return p !== '' && l.endsWith(p) ? l.slice(0, l.length - p.length) : l;
+});
 const WS = /^[\s\u0085]+|[\s\u0085]+$/g;
 define0('trim', (x) => str('trim', x).replace(WS, ''));
 define0('ltrim', (x) => str('ltrim', x).replace(/^[\s\u0085]+/, ''));

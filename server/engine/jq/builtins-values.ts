@@ -132,6 +132,12 @@ define0('nan', () => NaN);
 define0('isinfinite', (x) => x === Infinity || x === -Infinity);
 define0('isnan', (x) => (x === null ? false : Number.isNaN(num('isnan', x))));
 define0('isnormal', (x) => typeof x === 'number' && isNormal(x));
+define0('isfinite', (x) => typeof x === 'number' && Number.isFinite(x));
+define0('toboolean', (x) => {
+  if (typeof x === 'boolean') return x;
+  if (x === 'true' || x === 'false') return x === 'true';
+  return typeof x === 'string' ? fail(`toboolean cannot be applied to: ${typeErrorPreview(x)}: invalid boolean`) : typeError('toboolean', x);
+});
 
 const NUMBER_TEXT = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 define0('tonumber', (x) => {

@@ -340,6 +340,9 @@ describe('builtins', () => {
     check([
       ['startswith("ab"), endswith("bc"), ltrimstr("a"), rtrimstr("c"), ltrimstr("x")', 'abc', [true, true, 'bc', 'ab', 'abc']],
       ['ltrimstr("a")', 1, [1]],
+      ['trimstr("a")', 'abca', ['bc']],
+      ['[.[] | toboolean]', [true, 'false', 'true'], [[true, false, true]]],
+      ['[.[] | isfinite]', [1, 'a'], [[true, false]]],
       ['ascii_downcase, ascii_upcase', 'AbÉ-z', ['abÉ-z', 'ABÉ-Z']],
       ['explode, (explode | implode)', 'a😀', [[97, 128512], 'a😀']],
       ['split(", "), split(""), ("" | split(","))', 'a, b, c', [['a', 'b', 'c'], ['a', ',', ' ', 'b', ',', ' ', 'c'], ['']]],

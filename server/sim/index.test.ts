@@ -33,7 +33,7 @@ test('startSim writes a kubeconfig, installs the CRDs and runs controllers behin
       await eventually(async () => {
         const pods = await core.listNamespacedPod({ namespace: 'default', labelSelector: 'app=web' });
         return pods.items.length === 2 && pods.items.every((p) => p.spec?.nodeName === 'n1');
-      }, 10_000, 'two scheduled pods');
+      }, 20_000, 'two scheduled pods');
     }
   } finally {
     await sim.stop();

@@ -5,7 +5,7 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -192,7 +192,8 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   }
   const url = `${useTls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-  const kubeconfigPath = options.kubeconfigPath ?? join(mkdtempSync(join(tmpdir(), 'wmap-sim-')), 'kubeconfig');
+  const ownDir = options.kubeconfigPath ? undefined : mkdtempSync(join(tmpdir(), 'wmap-sim-'));
+  const kubeconfigPath = options.kubeconfigPath ?? join(ownDir!, 'kubeconfig');
   mkdirSync(dirname(kubeconfigPath), { recursive: true });
   writeFileSync(kubeconfigPath, kubeconfigYaml({ server: url, token: adminToken, caPem: cert?.cert }), { mode: 0o600 });
 
@@ -224,6 +225,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
       await store.idle();
       store.close();
       if (options.stateFile) saveState(store, options.stateFile);
+      if (ownDir) rmSync(ownDir, { recursive: true, force: true });
     },
     openWatches: () => server.openWatchCount(),
     async restart() {

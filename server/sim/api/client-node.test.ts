@@ -6,7 +6,7 @@ import * as k8s from '@kubernetes/client-node';
 import { startSim } from '../index.ts';
 import type { RequestLogEntry, SimHandle } from '../index.ts';
 import type { KubeObject } from '../store/object-store.ts';
-import { eventually, kubeconfigFor } from './test-support.ts';
+import { cleanupTempDirs, eventually, kubeconfigFor } from './test-support.ts';
 
 function cm(name: string, labels: Record<string, string> = {}): KubeObject {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels }, data: { v: '1' } };
@@ -27,6 +27,7 @@ describe('@kubernetes/client-node against the simulated cluster', () => {
 
   after(async () => {
     await sim?.stop();
+    cleanupTempDirs();
   });
 
   it('lists namespaced and across namespaces, with label selectors and the list resourceVersion', async () => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { startSim } from '../index.ts';
 import type { SimHandle } from '../index.ts';
 import type { KubeObject } from '../store/object-store.ts';
-import { Kubectl, eventually, kubeconfigFor, kubectlSkip } from './test-support.ts';
+import { Kubectl, cleanupTempDirs, eventually, kubeconfigFor, kubectlSkip } from './test-support.ts';
 
 const RESTRICTED = 'restricted-token-for-tests';
 const NOPODS = 'no-pods-token-for-tests';
@@ -48,6 +48,7 @@ describe('kubectl against the simulated cluster', { skip: kubectlSkip }, () => {
 
   after(async () => {
     await sim?.stop();
+    cleanupTempDirs();
   });
 
   it('reports server version 1.32 so the dispatcher runs kubectl 1.32', async () => {

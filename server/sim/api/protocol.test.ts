@@ -2,7 +2,7 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSim } from '../index.ts';
@@ -333,7 +333,8 @@ describe('simulated API server protocol', () => {
     });
 
     it('a state file carries objects across processes; resourceVersions never go back', async () => {
-      const stateFile = join(mkdtempSync(join(tmpdir(), 'wmap-state-')), 'state.json');
+      const dir = mkdtempSync(join(tmpdir(), 'wmap-state-'));
+      const stateFile = join(dir, 'state.json');
       const first = await startSim({ controllers: false, stateFile, installCrds: false });
       first.store.create(cm('persisted'));
       const rv = Number(first.store.resourceVersion());
@@ -348,6 +349,7 @@ describe('simulated API server protocol', () => {
         assert.equal(w.events[0].object.code, 410, 'history does not survive a process restart');
       } finally {
         await second.stop();
+        rmSync(dir, { recursive: true, force: true });
       }
     });
   });

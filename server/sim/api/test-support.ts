@@ -2,7 +2,7 @@
 
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,19 @@ import type { SimHandle } from '../index.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
 
 export const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
+
+const tempDirs: string[] = [];
+
+function tempDir(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(d);
+  return d;
+}
+
+/** Removes the cache dirs and kubeconfigs these helpers created. */
+export function cleanupTempDirs(): void {
+  for (const d of tempDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
 export const hasKubectl = existsSync(KUBECTL);
 export const kubectlSkip = hasKubectl ? false : `kubectl not found at ${KUBECTL} (set KUBECTL to run these conformance tests)`;
 
@@ -23,7 +36,7 @@ export interface KubectlResult {
 export class Kubectl {
   readonly env: NodeJS.ProcessEnv;
   constructor(kubeconfigPath: string) {
-    this.env = { ...process.env, KUBECONFIG: kubeconfigPath, KUBECACHEDIR: mkdtempSync(join(tmpdir(), 'wmap-kubecache-')), HOME: process.env.HOME ?? tmpdir() };
+    this.env = { ...process.env, KUBECONFIG: kubeconfigPath, KUBECACHEDIR: tempDir('wmap-kubecache-'), HOME: process.env.HOME ?? tmpdir() };
   }
 
   run(args: string[], input?: string): Promise<KubectlResult> {
@@ -52,7 +65,7 @@ export class Kubectl {
 
 /** A kubeconfig for the same simulator with another token. */
 export function kubeconfigFor(sim: SimHandle, token: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'wmap-kc-')), 'kubeconfig');
+  const path = join(tempDir('wmap-kc-'), 'kubeconfig');
   writeFileSync(path, kubeconfigYaml({ server: sim.url, token, caPem: sim.caPem }), { mode: 0o600 });
   return path;
 }

@@ -124,8 +124,8 @@ describe('checkExpression', () => {
   it('reports parse errors', () => {
     const p = checkExpression('.a[');
     assert.equal(p.length, 1);
-    assert.match(p[0], /^failed to parse JQ expression '\.a\[': unexpected EOF$/);
-    assert.match(checkExpression('.a | | .b')[0], /failed to parse .*unexpected token "\|"/);
+    assert.equal(p[0], 'failed to parse: unexpected EOF (at offset 3)');
+    assert.equal(checkExpression('.a | | .b')[0], 'failed to parse: unexpected token "|" (at offset 5)');
     assert.match(checkExpression('"unterminated')[0], /failed to parse/);
     assert.match(checkExpression('{a: 1 + 2}')[0], /failed to parse/);
   });
@@ -134,11 +134,9 @@ describe('checkExpression', () => {
     for (const e of UPSTREAM_INVALID) {
       const p = checkExpression(e);
       assert.equal(p.length, 1, e);
-      assert.match(p[0], /^failed to compile JQ expression '.*': function not defined: /, e);
+      assert.match(p[0], /^failed to compile: function not defined: /, e);
     }
-    assert.deepEqual(checkExpression('.metadata.labels.job-name'), [
-      "failed to compile JQ expression '.metadata.labels.job-name': function not defined: name/0",
-    ]);
+    assert.deepEqual(checkExpression('.metadata.labels.job-name'), ['failed to compile: function not defined: name/0']);
     assert.match(checkExpression('map(.a; .b)')[0], /function not defined: map\/2/);
     assert.match(checkExpression('keys_unsorted')[0], /function not defined: keys_unsorted\/0/);
     assert.match(checkExpression('now')[0], /function not defined: now\/0/);

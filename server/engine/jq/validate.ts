@@ -84,14 +84,16 @@ export function checkExpression(source: string): string[] {
   try {
     ast = parse(source);
   } catch (e) {
-    return [`failed to parse JQ expression '${source}': ${e instanceof Error ? e.message : String(e)}`];
+    // callers print the expression next to the problem, so it is not repeated here
+    if (e instanceof JqError) return [`failed to parse: ${e.message}${e.position !== undefined ? ` (at offset ${e.position})` : ''}`];
+    throw e;
   }
   const problems = new Set<string>();
   walk(ast, problems);
   try {
     compileJq(source);
   } catch (e) {
-    if (e instanceof JqError) problems.add(`failed to compile JQ expression '${source}': ${e.message}`);
+    if (e instanceof JqError) problems.add(`failed to compile: ${e.message}`);
     else throw e;
   }
   return [...problems];

@@ -5,7 +5,7 @@
  * when that size can never be met by the pods the workload asks for (pitfall P-30), or the members
  * of one group disagree on it (P-29), the preview says so in `errors`.
  */
-import type { CompiledComponent, CompiledDefinition } from './definition/compile.ts';
+import type { CompiledComponent, CompiledDefinition, CompiledGang } from './definition/compile.ts';
 import { EngineFailure, engineError, type EngineError } from './errors.ts';
 import type { BoundExpression } from './expression.ts';
 import { describeObject, meta, objectName, objectNamespace, type KubeObject } from './k8s.ts';
@@ -97,6 +97,31 @@ function filterPasses(f: BoundExpression, pod: KubeObject, subject: string): boo
   return r[0] === true;
 }
 
+type Member = CompiledGang['podGroups'][number]['members'][number];
+type Candidate = { groupIndex: number; member: Member; level: string };
+
+/** Per component, the pod-group members that may claim its pods: its own first, then its ancestors'. */
+const candidateCache = new WeakMap<CompiledDefinition, Map<string, Candidate[]>>();
+function alphaCandidates(def: CompiledDefinition): Map<string, Candidate[]> {
+  const cached = candidateCache.get(def);
+  if (cached) return cached;
+  const out = new Map<string, Candidate[]>();
+  const groups = def.gang?.podGroups ?? [];
+  for (const c of def.components) {
+    const list: Candidate[] = [];
+    const guard = new Set<string>();
+    let level: string | null = c.name;
+    while (level && !guard.has(level)) {
+      guard.add(level);
+      for (let gi = 0; gi < groups.length; gi++) for (const m of groups[gi].members) if (m.componentName === level) list.push({ groupIndex: gi, member: m, level });
+      level = def.byName.get(level)?.parent ?? null;
+    }
+    out.set(c.name, [...list.filter((x) => x.level === c.name), ...list.filter((x) => x.level !== c.name)]);
+  }
+  candidateCache.set(def, out);
+  return out;
+}
+
 export function previewGang(
   def: CompiledDefinition,
   root: KubeObject,
@@ -150,18 +175,7 @@ export function previewGang(
   }
 
   // Alpha podGroups: candidates per component, nearest level first (a stable partition).
-  const candidates = new Map<string, Array<{ groupIndex: number; member: (typeof gang.podGroups)[number]['members'][number]; level: string }>>();
-  for (const c of def.components) {
-    const list: Array<{ groupIndex: number; member: (typeof gang.podGroups)[number]['members'][number]; level: string }> = [];
-    const guard = new Set<string>();
-    let level: string | null = c.name;
-    while (level && !guard.has(level)) {
-      guard.add(level);
-      gang.podGroups.forEach((g, gi) => g.members.forEach((m) => { if (m.componentName === level) list.push({ groupIndex: gi, member: m, level: level! }); }));
-      level = def.byName.get(level)?.parent ?? null;
-    }
-    candidates.set(c.name, [...list.filter((x) => x.level === c.name), ...list.filter((x) => x.level !== c.name)]);
-  }
+  const candidates = alphaCandidates(def);
   const groups = new Map<string, GangPodGroup>();
   const sizes = new Map<string, Set<number>>();
   // Sizes depend only on (member component, instance): computed once, not per pod.

@@ -11,6 +11,8 @@ const QUANTITY = /^([+-]?(?:\d+\.?\d*|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|E
 export function parseQuantity(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v !== 'string') return null;
+  // Fast path: GPU counts are plain integers ("4"), read on every pod.
+  if (v.length > 0 && v.length < 10 && /^\d+$/.test(v)) return Number(v);
   const m = QUANTITY.exec(v.trim());
   if (!m) return null;
   const base = Number(m[1]);

@@ -24,22 +24,66 @@ export interface PodPlacement {
   problem?: EngineFailure;
 }
 
+/**
+ * Outputs of pod-side expressions for one pod, by expression text: definitions often use the same
+ * path for every component's type selector and for the instance selector (one label), so each
+ * distinct path runs once per pod.
+ */
+export class PodMemo {
+  // A handful of distinct paths per definition: linear arrays beat a Map allocated per pod.
+  private readonly sources: string[] = [];
+  private readonly results: unknown[][] = [];
+  run(expr: BoundExpression, pod: KubeObject, subject: string): unknown[] {
+    const i = this.sources.indexOf(expr.source);
+    if (i >= 0) return this.results[i];
+    const r = expr.run(pod, subject);
+    this.sources.push(expr.source);
+    this.results.push(r);
+    return r;
+  }
+}
+
+/** Per component, the nearest component (itself or an ancestor) that defines a replica selector. */
+const replicaSources = new WeakMap<CompiledDefinition, Map<string, BoundExpression | null>>();
+function replicaSourcesOf(def: CompiledDefinition): Map<string, BoundExpression | null> {
+  const cached = replicaSources.get(def);
+  if (cached) return cached;
+  const out = new Map<string, BoundExpression | null>();
+  for (const c of def.components) {
+    // Descendants inherit the replica context of the nearest ancestor that defines one.
+    let cur: CompiledComponent | undefined = c;
+    let found: BoundExpression | null = null;
+    const guard = new Set<string>();
+    while (cur && !guard.has(cur.name)) {
+      guard.add(cur.name);
+      if (cur.replicaSelector) {
+        found = cur.replicaSelector;
+        break;
+      }
+      cur = cur.parent ? def.byName.get(cur.parent) : undefined;
+    }
+    out.set(c.name, found);
+  }
+  replicaSources.set(def, out);
+  return out;
+}
+
 /** Single non-null, non-empty result, stringified (reference §2.5: idPath, replica and group keys). */
-export function singleKey(expr: BoundExpression, pod: KubeObject, subject: string): string {
-  const r = expr.run(pod, subject);
+export function singleKey(expr: BoundExpression, pod: KubeObject, subject: string, memo?: PodMemo): string {
+  const r = memo ? memo.run(expr, pod, subject) : expr.run(pod, subject);
   if (r.length !== 1) throw new EngineFailure('expression.cardinality', `${expr.path}: expected single query result, got ${r.length} on ${subject}`, expr.path);
   const v = r[0];
   if (v === null || v === '') throw new EngineFailure('expression.empty', `${expr.path}: query result is empty on ${subject}`, expr.path);
   return typeof v === 'string' ? v : jqToString(v);
 }
 
-function optionalKey(expr: BoundExpression, pod: KubeObject, subject: string): string | null {
-  const r = expr.run(pod, subject);
+function optionalKey(expr: BoundExpression, pod: KubeObject, subject: string, memo: PodMemo): string | null {
+  const r = memo.run(expr, pod, subject);
   if (r.length !== 1 || r[0] === null || r[0] === '') return null;
   return typeof r[0] === 'string' ? r[0] : jqToString(r[0]);
 }
 
-export function matchesType(c: CompiledComponent, pod: KubeObject, subject: string): boolean {
+export function matchesType(c: CompiledComponent, pod: KubeObject, subject: string, memo: PodMemo = new PodMemo()): boolean {
   const ts = c.typeSelector;
   if (!ts) return false;
   if (ts.matchLabels) {
@@ -47,7 +91,7 @@ export function matchesType(c: CompiledComponent, pod: KubeObject, subject: stri
     for (const [k, v] of Object.entries(ts.matchLabels)) if (labels[k] !== v) return false;
   }
   if (ts.keyPath) {
-    const out = ts.keyPath.run(pod, subject);
+    const out = memo.run(ts.keyPath, pod, subject);
     if (ts.value === undefined) return out.some((v) => v !== null);
     return out.some((v) => v === ts.value);
   }
@@ -57,35 +101,21 @@ export function matchesType(c: CompiledComponent, pod: KubeObject, subject: stri
 export class PodMatcher {
   private readonly def: CompiledDefinition;
   private readonly instanceIds: Map<string, string[]>;
-  private readonly replicaSource = new Map<string, BoundExpression | null>();
+  private readonly replicaSource: Map<string, BoundExpression | null>;
 
   constructor(def: CompiledDefinition, instanceIds: Map<string, string[]>) {
     this.def = def;
     this.instanceIds = instanceIds;
-    for (const c of def.components) {
-      // Descendants inherit the replica context of the nearest ancestor that defines one.
-      let cur: CompiledComponent | undefined = c;
-      let found: BoundExpression | null = null;
-      const guard = new Set<string>();
-      while (cur && !guard.has(cur.name)) {
-        guard.add(cur.name);
-        if (cur.replicaSelector) {
-          found = cur.replicaSelector;
-          break;
-        }
-        cur = cur.parent ? def.byName.get(cur.parent) : undefined;
-      }
-      this.replicaSource.set(c.name, found);
-    }
+    this.replicaSource = replicaSourcesOf(def);
   }
 
-  componentOf(pod: KubeObject, subject: string): CompiledComponent | null {
+  componentOf(pod: KubeObject, subject: string, memo: PodMemo = new PodMemo()): CompiledComponent | null {
     const leaves = this.def.leaves;
     if (leaves.length === 1 && !leaves[0].typeSelector) return leaves[0];
-    for (const leaf of leaves) if (leaf.typeSelector && matchesType(leaf, pod, subject)) return leaf;
+    for (const leaf of leaves) if (leaf.typeSelector && matchesType(leaf, pod, subject, memo)) return leaf;
     for (const leaf of leaves) {
       if (leaf.typeSelector || !leaf.instanceSelector) continue;
-      const id = optionalKey(leaf.instanceSelector, pod, subject);
+      const id = optionalKey(leaf.instanceSelector, pod, subject, memo);
       if (id !== null && (this.instanceIds.get(leaf.name) ?? []).includes(id)) return leaf;
     }
     return null;
@@ -93,9 +123,10 @@ export class PodMatcher {
 
   place(pod: KubeObject): PodPlacement {
     const subject = describeObject(pod);
+    const memo = new PodMemo();
     let component: CompiledComponent | null;
     try {
-      component = this.componentOf(pod, subject);
+      component = this.componentOf(pod, subject, memo);
     } catch (e) {
       if (e instanceof EngineFailure) return { component: null, instance: null, replica: null, problem: e };
       throw e;
@@ -107,7 +138,7 @@ export class PodMatcher {
     const ids = this.instanceIds.get(component.name) ?? [];
     try {
       if (component.instanceSelector && ids.length > 0 && ids[0] !== '') {
-        const v = singleKey(component.instanceSelector, pod, subject);
+        const v = singleKey(component.instanceSelector, pod, subject, memo);
         if (ids.includes(v)) instance = v;
         else {
           problem = new EngineFailure('pod.instance-not-found', `${subject}: could not match instance id "${v}" of component "${component.name}"; existing instance ids [${ids.join(', ')}]`, component.instanceSelector.path);
@@ -116,7 +147,7 @@ export class PodMatcher {
         instance = '';
       }
       const rs = this.replicaSource.get(component.name);
-      if (rs) replica = optionalKey(rs, pod, subject);
+      if (rs) replica = optionalKey(rs, pod, subject, memo);
     } catch (e) {
       if (!(e instanceof EngineFailure)) throw e;
       problem = e;

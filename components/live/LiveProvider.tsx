@@ -58,11 +58,19 @@ class Live {
   }
 }
 
+// One per browser tab (never on the server): created when this module loads so that, on pages that
+// show rows, the stream opens while React is still hydrating rather than after it.
+let singleton: Live | null = null;
+function browserLive(): Live {
+  singleton ??= new Live();
+  return singleton;
+}
+if (typeof window !== 'undefined' && /^\/(workloads\/|$)/.test(window.location.pathname)) browserLive().ensureStarted();
+
 const LiveContext = createContext<Live | null>(null);
 
 export function LiveProvider({ children }: { children: ReactNode }) {
-  const [live] = useState(() => new Live());
-  useEffect(() => () => live.stop(), [live]);
+  const [live] = useState(() => (typeof window === 'undefined' ? new Live() : browserLive()));
   useEffect(() => {
     // Back online: retry at once rather than after the current backoff delay.
     const onOnline = () => live.nudge();

@@ -20,10 +20,11 @@ export interface SseHandlers {
 }
 
 export class SseParser {
-  private buffer = '';
-  // Where to continue looking for a line end: snapshots of 10,000 rows are one multi-megabyte
-  // `data:` line that arrives in many chunks, and rescanning it from the start would be quadratic.
-  private scanFrom = 0;
+  // The unfinished line, as the chunks it arrived in. A 10,000-row snapshot is one multi-megabyte
+  // `data:` line in a hundred chunks: appending them to one string and scanning it would make V8
+  // flatten the growing string on every chunk (quadratic), so chunks are only joined once the
+  // line ends, and only the new chunk is searched for a line end.
+  private pending: string[] = [];
   private eventType = '';
   private data: string[] = [];
   // The id buffer is committed only when its event is complete: resuming from an event we never
@@ -34,41 +35,47 @@ export class SseParser {
 
   constructor(private readonly handlers: SseHandlers) {}
 
+  /** The id of the last complete event (SSE ids persist across events), or null. */
   get lastEventId(): string | null {
     return this.lastId;
   }
 
   feed(chunk: string): void {
     if (chunk.length === 0) return;
-    if (this.sawCr && chunk[0] === '\n') chunk = chunk.slice(1); // the \n of a \r\n split across chunks
-    this.sawCr = false;
-    this.buffer += chunk;
-    let start = 0;
-    let i = this.scanFrom;
-    const buf = this.buffer;
-    while (i < buf.length) {
-      const c = buf.charCodeAt(i);
-      if (c === 10 || c === 13) {
-        this.line(buf.slice(start, i));
-        if (c === 13) {
-          if (i + 1 < buf.length) {
-            if (buf.charCodeAt(i + 1) === 10) i++;
-          } else {
-            this.sawCr = true;
-          }
-        }
-        start = i + 1;
-      }
-      i++;
+    let pos = 0;
+    if (this.sawCr) {
+      this.sawCr = false;
+      if (chunk.charCodeAt(0) === 10) pos = 1; // the \n of a \r\n split across chunks
     }
-    this.buffer = start === 0 ? buf : buf.slice(start);
-    this.scanFrom = this.buffer.length;
+    while (pos < chunk.length) {
+      const lf = chunk.indexOf('\n', pos);
+      const cr = chunk.indexOf('\r', pos);
+      const end = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+      if (end < 0) {
+        this.pending.push(pos === 0 ? chunk : chunk.slice(pos));
+        return;
+      }
+      let text = chunk.slice(pos, end);
+      if (this.pending.length > 0) {
+        this.pending.push(text);
+        text = this.pending.join('');
+        this.pending = [];
+      }
+      this.line(text);
+      pos = end + 1;
+      if (end === cr) {
+        if (pos < chunk.length) {
+          if (chunk.charCodeAt(pos) === 10) pos++;
+        } else {
+          this.sawCr = true;
+        }
+      }
+    }
   }
 
   /** Drops a partial event (the connection ended mid-event), as the spec says. */
   reset(): void {
-    this.buffer = '';
-    this.scanFrom = 0;
+    this.pending = [];
     this.eventType = '';
     this.data = [];
     this.idBuffer = this.lastId;

@@ -48,6 +48,18 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
   const now = useNow(30_000);
   const searchRef = useRef<HTMLInputElement>(null);
 
+  // User-timing marks for the browser benchmark: when the page became interactive, when rows showed.
+  useEffect(() => {
+    performance.mark('wmap:view-mounted');
+  }, []);
+  const markedRows = useRef(false);
+  useEffect(() => {
+    if (!markedRows.current && live.rows.length > 0) {
+      markedRows.current = true;
+      performance.mark('wmap:rows-rendered');
+    }
+  }, [live.rows]);
+
   // `/` focuses the search box from anywhere on the page except while typing in a field.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

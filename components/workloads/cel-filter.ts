@@ -33,7 +33,7 @@ export const CEL_VARIABLES = [
 ] as const;
 
 export type CelFilter =
-  | { ok: true; source: string; test: (row: WorkloadRow, now: number) => boolean }
+  | { ok: true; source: string; test: (row: WorkloadRow, now: number, nowDate?: Date) => boolean }
   | { ok: false; source: string; error: string };
 
 export interface CelFilterResult {
@@ -71,20 +71,29 @@ function toCel(v: unknown): unknown {
   return v;
 }
 
-// Rows are immutable (a change arrives as a new object), so each is converted once.
+// Rows are immutable (a change arrives as a new object), so each field is converted once per row,
+// and only the fields some expression actually reads.
 const converted = new WeakMap<WorkloadRow, Record<string, unknown>>();
 
-function celRow(row: WorkloadRow): Record<string, unknown> {
+function createdDate(row: WorkloadRow): Date | null {
+  const d = row.createdAt ? new Date(row.createdAt) : null;
+  return d && !Number.isNaN(d.getTime()) ? d : null;
+}
+
+function celVar(row: WorkloadRow, v: string): unknown {
   let c = converted.get(row);
   if (!c) {
-    const self = toCel(row) as Record<string, unknown>;
-    const created = row.createdAt ? new Date(row.createdAt) : null;
-    self.createdAt = created && !Number.isNaN(created.getTime()) ? created : null;
-    c = { ...self, ns: row.namespace, self };
-    delete c.namespace;
+    c = {};
     converted.set(row, c);
   }
-  return c;
+  if (v in c) return c[v];
+  let value: unknown;
+  if (v === 'ns') value = row.namespace;
+  else if (v === 'createdAt') value = createdDate(row);
+  else if (v === 'self') value = { ...(toCel(row) as Record<string, unknown>), createdAt: createdDate(row) };
+  else value = toCel((row as unknown as Record<string, unknown>)[v]);
+  c[v] = value;
+  return value;
 }
 
 /** Cleans the library's message: first line, plus its caret excerpt when it has one. */
@@ -123,17 +132,22 @@ function compileUncached(source: string): CelFilter {
   } catch (e) {
     return { ok: false, source, error: celMessage(e) };
   }
+  // Only the variables the expression names go into its context: evaluation cost grows with the
+  // context's size, and most filters read two or three fields. (A false match, say a word inside a
+  // string literal, only adds a variable.)
+  const used = CEL_VARIABLES.filter((v) => new RegExp(`(^|[^\\w.])${v}\\b`).test(source));
   return {
     ok: true,
     source,
-    test(row, now) {
-      const base = celRow(row);
-      const created = base.createdAt as Date | null;
-      const ctx = {
-        ...base,
-        now: new Date(now),
-        age: created ? BigInt(Math.max(0, Math.floor((now - created.getTime()) / 1000))) : null,
-      };
+    test(row, now, nowDate) {
+      const ctx: Record<string, unknown> = {};
+      for (const v of used) {
+        if (v === 'now') ctx.now = nowDate ?? new Date(now);
+        else if (v === 'age') {
+          const created = celVar(row, 'createdAt') as Date | null;
+          ctx.age = created ? BigInt(Math.max(0, Math.floor((now - created.getTime()) / 1000))) : null;
+        } else ctx[v] = celVar(row, v);
+      }
       const out = fn(ctx);
       if (typeof out !== 'boolean') throw new Error(`The expression gave ${typeof out === 'bigint' ? 'an int' : typeof out} instead of true or false.`);
       return out;
@@ -145,9 +159,10 @@ export function runCelFilter(filter: CelFilter & { ok: true }, rows: readonly Wo
   const out: WorkloadRow[] = [];
   let failures = 0;
   let firstError: string | null = null;
+  const nowDate = new Date(now);
   for (const row of rows) {
     try {
-      if (filter.test(row, now)) out.push(row);
+      if (filter.test(row, now, nowDate)) out.push(row);
     } catch (e) {
       failures++;
       if (firstError === null) firstError = celMessage(e);

@@ -95,8 +95,10 @@ export class ClusterConnection {
     this.reconcileWatches();
   }
 
+  private served = new Set<string>();
+
   isServed(gk: string): boolean {
-    return !!this.discovery?.resources.some((r) => groupKind(r.group, r.kind) === gk);
+    return this.served.has(gk);
   }
 
   /** Relists every kind now (after a restart of the API server, or on demand). */
@@ -109,6 +111,7 @@ export class ClusterConnection {
     this.discovering = (async () => {
       try {
         this.discovery = await discover(this.kc);
+        this.served = new Set(this.discovery.resources.map((r) => groupKind(r.group, r.kind)));
         if (this.state !== 'connected' || this.message) {
           this.state = 'connected';
           this.message = this.discovery.failed.length > 0 ? `API groups not answering: ${this.discovery.failed.join(', ')}` : null;

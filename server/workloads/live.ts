@@ -55,19 +55,28 @@ export class LiveWorkloads {
         return conn.synced() || Date.now() - (this.startedAt.get(cluster) ?? 0) > (opts.initialSyncTimeoutMs ?? 5_000);
       },
     });
-    this.index.onDefinitionsChanged = (cluster) => this.connections.get(cluster)?.setWanted(this.wantedKinds(cluster));
+    this.index.onDefinitionsChanged = (cluster) => {
+      this.wantedCache.delete(cluster);
+      this.connections.get(cluster)?.setWanted(this.wantedKinds(cluster));
+    };
   }
 
   static catalogEntries(entries: Array<{ loaded: DefinitionEntry['loaded']; compiled: DefinitionEntry['compiled']; errors: DefinitionEntry['errors'] }>): DefinitionEntry[] {
     return entries.map((e) => entryFromCatalog(e.loaded, e.compiled, e.errors));
   }
 
+  private readonly wantedCache = new Map<string, Map<string, string | undefined>>();
+
+  /** The kinds to watch in a cluster; cached, because every arriving object consults it. */
   wantedKinds(cluster: string): Map<string, string | undefined> {
+    const cached = this.wantedCache.get(cluster);
+    if (cached) return cached;
     const m = new Map<string, string | undefined>(CORE_KINDS);
     for (const gk of DEFINITION_KINDS) m.set(gk, undefined);
     for (const [gk, v] of this.index.definitions.mentionedKinds(cluster)) if (!m.has(gk)) m.set(gk, v);
     for (const gk of this.ownerKinds.get(cluster) ?? []) if (!m.has(gk)) m.set(gk, undefined);
     for (const gk of NEVER_WATCHED) m.delete(gk);
+    this.wantedCache.set(cluster, m);
     return m;
   }
 
@@ -112,6 +121,7 @@ export class LiveWorkloads {
       if (!s) this.ownerKinds.set(cluster, (s = new Set()));
       if (s.has(gk) || this.wantedKinds(cluster).has(gk)) continue;
       s.add(gk);
+      this.wantedCache.delete(cluster);
       const conn = this.connections.get(cluster);
       if (conn?.isServed(gk)) conn.addWanted(gk);
     }

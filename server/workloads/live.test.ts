@@ -155,9 +155,10 @@ test('a kind the credentials may not list is reported as forbidden; the rest kee
 
 test('an unreachable cluster is reported as such', async () => {
   const sim = await startSim({ scenario: 'empty', controllers: false });
-  const file = sim.kubeconfigPath;
+  // Read the kubeconfig first: a stopped simulator removes it.
+  const clusters = loadClusterConfigs({ kubeconfig: sim.kubeconfigPath });
   await sim.stop();
-  const live = new LiveWorkloads({ clusters: loadClusterConfigs({ kubeconfig: file }), catalog });
+  const live = new LiveWorkloads({ clusters, catalog });
   lives.push(live);
   live.start();
   const c = await until('unreachable', () => live.clusters().find((x) => x.state === 'unreachable'));

@@ -26,6 +26,13 @@ test('a valid definition loads in both API versions', () => {
   assert.deepEqual(r.definitions[0].errors, []);
 });
 
+test('the older ResourceInterface API has no suspend support and no podGroup', () => {
+  const old = JOBSET_DEFINITION.replace('apiVersion: run.ai/v1alpha1\nkind: Karta', 'apiVersion: optimization.nvidia.com/v1alpha1\nkind: ResourceInterface');
+  const m = messages(old);
+  assert.ok(m.some((x) => /rootComponent\.suspendDefinition \| .*exists only in run\.ai\/v1alpha1 Karta/.test(x)), m.join('\n'));
+  assert.ok(m.some((x) => /statusMappings\.suspended \| .*status "suspended" exists only/.test(x)), m.join('\n'));
+});
+
 test('unknown and mistyped fields are named by their full path', () => {
   const m = messages(header(`    rootComponent:
       name: root

@@ -127,6 +127,20 @@ export function validateSemantics(def: Definition): ValidationProblem[] {
     });
   }
 
+  // The older ResourceInterface API predates suspend support and the `podGroup` instruction.
+  if (def.kind === 'ResourceInterface') {
+    for (const c of components) {
+      const p = componentPath(def, c);
+      if (c.suspendDefinition) add(`${p}.suspendDefinition`, 'suspendDefinition exists only in run.ai/v1alpha1 Karta, not in optimization.nvidia.com/v1alpha1 ResourceInterface');
+      for (const k of ['suspended', 'suspending', 'resuming'] as const) {
+        if (c.statusDefinition?.statusMappings?.[k]) add(`${p}.statusDefinition.statusMappings.${k}`, `status "${k}" exists only in run.ai/v1alpha1 Karta, not in optimization.nvidia.com/v1alpha1 ResourceInterface`);
+      }
+    }
+    if (def.spec.optimizationInstructions?.gangScheduling?.podGroup) {
+      add('spec.optimizationInstructions.gangScheduling.podGroup', 'podGroup exists only in run.ai/v1alpha1 Karta; ResourceInterface uses podGroups');
+    }
+  }
+
   // Gang-scheduling instructions.
   const gang = def.spec.optimizationInstructions?.gangScheduling;
   const gangBase = 'spec.optimizationInstructions.gangScheduling';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { NS, apiRows, seed } from './seed.ts';
 
 test.beforeAll(async ({ baseURL }) => {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 import { NS, apiRows, seed } from './seed.ts';
 import { createJobSet, hooks } from './sim.ts';
@@ -160,4 +160,20 @@ test('keyboard: / focuses the search, arrows move, Enter opens', async ({ page }
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/workloads\/[^/]+\/e2e\/JobSet\/e2e-train$/);
   await expect(page.getByTestId('workload-name')).toHaveText('e2e-train');
+});
+
+// Keep this test last: the server waits two minutes before it asks again for a kind it was denied.
+test('a kind the credentials may not list is a notice, not a silently shorter table', async ({ page, baseURL }) => {
+  const hook = hooks(baseURL!);
+  await page.goto('/');
+  await expect(rowByName(page, 'e2e-train')).toBeVisible();
+  try {
+    await hook('faults', { errorRate: 1, errorCodes: [403], errorPathContains: '/statefulsets' });
+    await hook('dropWatches');
+    await expect(page.getByTestId('cluster-notices')).toContainText(/not allowed to list [^.]*statefulsets/, { timeout: 30_000 });
+    await expect(rowByName(page, 'e2e-train')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('forbidden.png') });
+  } finally {
+    await hook('faults', { errorRate: null, errorCodes: null, errorPathContains: null });
+  }
 });

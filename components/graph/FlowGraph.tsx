@@ -132,6 +132,8 @@ function Inner({ model, onToggle, label, className }: FlowGraphProps) {
           minZoom={0.05}
           maxZoom={2}
           proOptions={{ hideAttribution: true }}
+          // The page's own background shows through, in both themes.
+          style={{ ['--xy-background-color' as string]: 'transparent' }}
         >
           <Background gap={24} size={1} />
           <Controls showInteractive={false} />

@@ -1,6 +1,6 @@
 'use client';
 
-import { createContext, useContext, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { createContext, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ReactNode } from 'react';
 import type { ClusterInfo, WorkloadRow } from '../../server/workloads/row.ts';
 import { RowStore } from './row-store.ts';
@@ -94,7 +94,13 @@ export interface LiveRows {
   version: number;
 }
 
-/** All rows, re-rendering at most every `ms` under churn. */
+const EMPTY: LiveRows = Object.freeze({ rows: [], clusters: [], hasSnapshot: false, version: 0 }) as LiveRows;
+
+/**
+ * All rows, re-rendering at most every `ms` under churn. The server (and hydration) sees no rows:
+ * the stream may already have delivered some before React hydrates, and what hydration renders must
+ * equal the server's HTML.
+ */
 export function useLiveRows(ms = 250): LiveRows {
   const live = useLive();
   const subscribe = useMemo(() => {
@@ -107,12 +113,13 @@ export function useLiveRows(ms = 250): LiveRows {
       };
     };
   }, [live, ms]);
-  const version = useSyncExternalStore(subscribe, () => live.store.version, () => 0);
-  return useMemo(
-    () => ({ rows: live.store.list(), clusters: live.store.clusters, hasSnapshot: live.store.hasSnapshot, version }),
-    // The store is mutable; its version is what changes.
-    [live, version],
-  );
+  const cache = useRef<LiveRows>(EMPTY);
+  const snapshot = () => {
+    const s = live.store;
+    if (cache.current.version !== s.version || cache.current === EMPTY) cache.current = { rows: s.list(), clusters: s.clusters, hasSnapshot: s.hasSnapshot, version: s.version };
+    return cache.current;
+  };
+  return useSyncExternalStore(subscribe, snapshot, () => EMPTY);
 }
 
 /** One row by id (undefined until the snapshot has it, or after it was removed). */

@@ -83,7 +83,14 @@ export class RowStore {
   private changed(): void {
     this.listCache = null;
     this._version++;
-    for (const fn of this.listeners) fn();
+    for (const fn of this.listeners) {
+      // A failing view must not stop the stream that feeds every other view.
+      try {
+        fn();
+      } catch (e) {
+        console.error('workload-map: a row listener failed', e);
+      }
+    }
   }
 }
 

@@ -218,11 +218,15 @@ export class StreamClient {
     } catch {
       return; // not ours; a proxy's message, say
     }
-    if (event === 'snapshot') {
-      mark('wmap:snapshot-parsed');
-      this.o.onSnapshot(payload as SnapshotEvent);
+    // A bug in a consumer is logged, not allowed to drop the connection (and with it live data).
+    try {
+      if (event === 'snapshot') {
+        mark('wmap:snapshot-parsed');
+        this.o.onSnapshot(payload as SnapshotEvent);
+      } else if (event === 'delta') this.o.onDeltas(payload as RowDelta[]);
+      else if (event === 'clusters') this.o.onClusters(payload as ClusterInfo[]);
+    } catch (e) {
+      console.error(`workload-map: handling a "${event}" event failed`, e);
     }
-    else if (event === 'delta') this.o.onDeltas(payload as RowDelta[]);
-    else if (event === 'clusters') this.o.onClusters(payload as ClusterInfo[]);
   }
 }

@@ -34,8 +34,13 @@ export function StatusPanel({ tree }: { tree: WorkloadTree }) {
         <dd>{s.phase || '—'}</dd>
       </dl>
       {s.conditions.length > 0 ? (
-        <table className="mt-2 w-full">
+        <table className="mt-2 w-full table-fixed break-words">
           <caption className="sr-only">Conditions</caption>
+          <colgroup>
+            <col className="w-[38%]" />
+            <col className="w-[16%]" />
+            <col />
+          </colgroup>
           <thead>
             <tr>
               <th className={th}>Condition</th>

@@ -169,7 +169,12 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
         </p>
       )}
       <div className="grid gap-3 lg:grid-cols-[minmax(0,1fr)_380px]">
-        <Panel title="Structure" id="panel-structure" actions={<span className="text-xs text-slate-500">{tree.pods.length} pods · click a group to expand it</span>}>
+        <Panel title="Structure" id="panel-structure" actions={
+            <span className="text-xs text-slate-500">
+              {tree.pods.length} pods{tree.unmatchedPods.length ? ` + ${tree.unmatchedPods.length} unmatched` : ''}
+              {model.nodes.some((n) => n.toggle) ? ' · click a group to expand it' : ''}
+            </span>
+          }>
           <FlowGraph model={model} onToggle={onToggle} label={`Structure of ${shown.kind} ${shown.name}`} className="h-[540px] w-full" />
         </Panel>
         <div className="flex flex-col gap-3">

@@ -66,7 +66,7 @@ export function FilterBar({ view, setView, facets, cel, searchRef }: { view: Vie
             type="search"
             id="workload-search"
             placeholder="Search workloads  ( / )"
-            className={`${input} w-72`}
+            className={`${input} w-64`}
             value={q}
             onChange={(e) => {
               setQ(e.target.value);
@@ -87,7 +87,7 @@ export function FilterBar({ view, setView, facets, cel, searchRef }: { view: Vie
         <fieldset className="flex items-center gap-1 rounded-md border border-slate-200 px-1.5 py-0.5 dark:border-slate-700">
           <legend className="sr-only">GPU range</legend>
           <span className="text-xs text-slate-500 dark:text-slate-400">GPUs</span>
-          <select aria-label="GPU field for the range" className={`${input} w-24 px-1`} value={view.gpuField} onChange={(e) => patch({ gpuField: e.target.value as GpuField })}>
+          <select aria-label="GPU field for the range" className={`${input} w-28 px-1`} value={view.gpuField} onChange={(e) => patch({ gpuField: e.target.value as GpuField })}>
             <option value="allocated">allocated</option>
             <option value="requested">requested</option>
             <option value="desired">desired</option>

@@ -1,0 +1,22 @@
+/**
+ * The `test` every spec uses: a page that fails the test on an uncaught exception or on an error
+ * the dashboard itself logs (its handlers log instead of dropping the live stream).
+ */
+import { expect, test as base } from '@playwright/test';
+
+export const test = base.extend<{ failOnPageErrors: void }>({
+  failOnPageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error' && m.text().startsWith('workload-map:')) errors.push(m.text());
+      });
+      await use();
+      expect(errors, 'errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };

@@ -125,8 +125,16 @@ export class SimClock {
 
   /** RFC 3339, seconds precision, `Z` — the timestamp format of the Kubernetes API. */
   iso(): string {
-    return new Date(Math.floor(this.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    const sec = Math.floor(this.now() / 1000);
+    if (sec !== this.isoSecond) {
+      this.isoSecond = sec;
+      this.isoText = new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
+    }
+    return this.isoText;
   }
+
+  private isoSecond = NaN;
+  private isoText = '';
 
   get speed(): number {
     return this.speedFactor;

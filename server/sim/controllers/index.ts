@@ -17,6 +17,7 @@ import { StatefulSetController } from './statefulset.ts';
 import { operatorControllers } from './operators.ts';
 
 export type { ControllerOptions } from './options.ts';
+export type { Runtime } from './runtime.ts';
 export { SIM } from './pods.ts';
 
 export interface ControllerHandle {
@@ -39,12 +40,23 @@ export function coreControllers(): Controller[] {
   ];
 }
 
+/** The controllers running on each store, so scenarios can build big clusters through the bulk path. */
+const running = new WeakMap<ObjectStore, Runtime>();
+
+export function controllersFor(store: ObjectStore): Runtime | undefined {
+  return running.get(store);
+}
+
 export function startControllers(store: ObjectStore, options: ControllerOptions): ControllerHandle {
   const rt = new Runtime(store, options.clock, resolveOptions(options));
   for (const c of [...coreControllers(), ...operatorControllers()]) rt.register(c);
   rt.start();
+  running.set(store, rt);
   return {
-    stop: () => rt.stop(),
+    stop: () => {
+      rt.stop();
+      if (running.get(store) === rt) running.delete(store);
+    },
     settle: () => rt.settle(),
     runtime: rt,
   };

@@ -258,9 +258,10 @@ export function kubeletStep(pod: Pod, nowMs: number, o: ResolvedOptions, node: N
     return { status, wakeAt: nowMs + backoff };
   }
 
-  // 5. Readiness.
+  // 5. Readiness (after a failed probe, readiness comes back one readiness delay later).
   const readyCond = st.conditions?.find((c) => c.type === 'Ready');
-  if (readyCond?.status !== 'True' && nowMs >= runStart + tl.readyDelayMs) {
+  const notReadySince = readyCond?.status === 'False' && readyCond.lastTransitionTime ? Math.max(runStart, Date.parse(readyCond.lastTransitionTime)) : runStart;
+  if (readyCond?.status !== 'True' && nowMs >= notReadySince + tl.readyDelayMs) {
     const status: PodStatus = {
       ...st,
       conditions: conds(st.conditions, now, [
@@ -271,7 +272,7 @@ export function kubeletStep(pod: Pod, nowMs: number, o: ResolvedOptions, node: N
     };
     return { status, wakeAt: Number.isFinite(exitAt) ? exitAt : undefined };
   }
-  const next = Math.min(readyCond?.status === 'True' ? Infinity : runStart + tl.readyDelayMs, exitAt);
+  const next = Math.min(readyCond?.status === 'True' ? Infinity : notReadySince + tl.readyDelayMs, exitAt);
   return { status: st, wakeAt: Number.isFinite(next) ? next : undefined };
 }
 
@@ -303,7 +304,17 @@ export class Kubelet implements Controller {
     return { ...pod, status: step.status };
   }
 
+  private readonly addressingCache = new WeakMap<KubeObject, NodeAddressing>();
+
   private addressing(node: KubeObject): NodeAddressing {
+    const hit = this.addressingCache.get(node);
+    if (hit) return hit;
+    const a = this.makeAddressing(node);
+    this.addressingCache.set(node, a);
+    return a;
+  }
+
+  private makeAddressing(node: KubeObject): NodeAddressing {
     const status = (node.status ?? {}) as { addresses?: Array<{ type: string; address: string }> };
     const hostIP = status.addresses?.find((a) => a.type === 'InternalIP')?.address ?? '10.0.0.1';
     const cidr = ((node.spec as { podCIDR?: string } | undefined)?.podCIDR ?? '10.244.0.0/24').split('/')[0];

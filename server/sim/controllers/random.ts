@@ -86,9 +86,21 @@ export function stableJson(v: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`).join(',')}}`;
 }
 
-/** Short hash of a template (pod-template-hash, controller-revision-hash, LWS template hash …). */
+const hashCache = new WeakMap<object, string>();
+
+/**
+ * Short hash of a template (pod-template-hash, controller-revision-hash, LWS template hash …). Objects
+ * read from the store are frozen and never change, so the hash is cached per object.
+ */
 export function templateHash(template: unknown, salt = ''): string {
-  return shortHash(stableJson(template) + salt);
+  const cacheable = !salt && typeof template === 'object' && template !== null && Object.isFrozen(template);
+  if (cacheable) {
+    const hit = hashCache.get(template);
+    if (hit) return hit;
+  }
+  const h = shortHash(stableJson(template) + salt);
+  if (cacheable) hashCache.set(template as object, h);
+  return h;
 }
 
 export function sha256Hex(s: string): string {

@@ -152,6 +152,7 @@ export class Runtime {
   start(): void {
     for (const obj of existingObjects(this.store, this.knownKinds())) this.index.apply({ type: 'ADDED', object: obj });
     for (const c of this.controllers) c.init?.(this);
+    this.observers = this.controllers.filter((c) => typeof c.observe === 'function');
     this.unsubscribe = this.store.subscribe((e) => this.onEvent(e));
     for (const obj of existingObjects(this.store, [...this.primaries.keys()])) {
       for (const c of this.primaries.get(objGk(obj)) ?? []) this.enqueue(c, obj.metadata.namespace ?? '', obj.metadata.name!);
@@ -181,22 +182,43 @@ export class Runtime {
     return [...s];
   }
 
+  private observers: Controller[] = [];
+  private readonly gkCache = new Map<string, string>();
+
+  /** `group/Kind` of an apiVersion + kind, memoised (called for every event). */
+  private gk(apiVersion: string, kind: string): string {
+    const k = `${apiVersion}\x00${kind}`;
+    let v = this.gkCache.get(k);
+    if (v === undefined) {
+      v = gkOf(apiVersion, kind);
+      this.gkCache.set(k, v);
+    }
+    return v;
+  }
+
   private onEvent(event: WatchEvent): void {
     if (this.stopped) return;
     this.index.apply(event);
     const obj = event.object;
-    const gk = objGk(obj);
-    for (const c of this.controllers) c.observe?.(event, this);
+    const gk = this.gk(obj.apiVersion, obj.kind);
+    for (const c of this.observers) c.observe!(event, this);
     const ns = obj.metadata.namespace ?? '';
-    for (const c of this.primaries.get(gk) ?? []) this.enqueue(c, ns, obj.metadata.name!);
+    const prim = this.primaries.get(gk);
+    if (prim) for (const c of prim) this.enqueue(c, ns, obj.metadata.name!);
     const ref = controllerRefOf(obj);
-    if (ref) for (const c of this.owners.get(`${gkOf(ref.apiVersion, ref.kind)}|${gk}`) ?? []) this.enqueue(c, ns, ref.name);
+    if (ref) {
+      const owners = this.owners.get(`${this.gk(ref.apiVersion, ref.kind)}|${gk}`);
+      if (owners) for (const c of owners) this.enqueue(c, ns, ref.name);
+    }
     const prevRef = event.previous ? controllerRefOf(event.previous) : undefined;
     if (prevRef && prevRef.uid !== ref?.uid) {
-      for (const c of this.owners.get(`${gkOf(prevRef.apiVersion, prevRef.kind)}|${gk}`) ?? []) this.enqueue(c, ns, prevRef.name);
+      for (const c of this.owners.get(`${this.gk(prevRef.apiVersion, prevRef.kind)}|${gk}`) ?? []) this.enqueue(c, ns, prevRef.name);
     }
-    for (const w of this.watchers.get(gk) ?? []) {
-      for (const [n, name] of w.map(obj, this)) this.enqueue(w.ctrl, n, name);
+    const watchers = this.watchers.get(gk);
+    if (watchers) {
+      for (const w of watchers) {
+        for (const [n, name] of w.map(obj, this)) this.enqueue(w.ctrl, n, name);
+      }
     }
   }
 

@@ -11,7 +11,7 @@
 
 import type { WatchEvent } from '../store/object-store.ts';
 import { isPodActive, isPodTerminal, setCondition } from './meta.ts';
-import { isGpuResource, parseQuantity, podRequests } from './quantity.ts';
+import { formatQuantity, isGpuResource, parseQuantity, podRequests } from './quantity.ts';
 import type { Resources } from './quantity.ts';
 import type { Controller, Runtime } from './runtime.ts';
 import type { Dict, KubeObject, Pod, StringMap, Taint, Toleration } from './types.ts';
@@ -29,6 +29,10 @@ interface NodeInfo {
 }
 
 export const GANG_LABEL = 'grove.io/podgang';
+
+function fmt(resource: string, v: number): string {
+  return formatQuantity(resource, v);
+}
 
 /** Pure: why a node cannot run a pod (empty when it can). Filter order follows the default plugins. */
 export function nodeRejects(node: NodeInfo, pod: Pod, req: Resources): string[] {
@@ -149,6 +153,14 @@ export class Scheduler implements Controller {
   /** First-fit cursors per request shape, so packing many similar pods stays linear. */
   private readonly cursors = new Map<string, number>();
   private capacityFreed = false;
+  /**
+   * Bumped whenever capacity can have grown (a pod released its node, a node changed). A pod shape that
+   * fitted nowhere stays unfit until then, as bookings only take capacity away: pending pods of a big
+   * cluster are not re-scanned against every node on every event.
+   */
+  private epoch = 0;
+  private readonly unfit = new Map<string, number>();
+  private readonly messages = new Map<string, { epoch: number; message: string }>();
 
   init(rt: Runtime): void {
     for (const n of rt.list('v1', 'Node')) this.upsertNode(n);
@@ -159,8 +171,10 @@ export class Scheduler implements Controller {
   /** Bulk path: picks the node before the pod is stored (capacity is booked when its ADDED event arrives). */
   private instantBind(pod: Pod, rt: Runtime): Pod {
     if (pod.spec.nodeName || (pod.spec.schedulingGates ?? []).length > 0 || pod.metadata.labels?.[GANG_LABEL]) return pod;
-    const node = this.findFit(pod, podRequests(pod.spec));
+    const req = podRequests(pod.spec);
+    const node = this.findFit(pod, req);
     if (!node) return pod;
+    this.preRequests.set(`${pod.metadata.namespace}/${pod.metadata.name}`, req);
     const st = pod.status ?? {};
     return {
       ...pod,
@@ -180,6 +194,7 @@ export class Scheduler implements Controller {
       list[list.indexOf(prev)] = info;
     }
     this.capacityFreed = true;
+    this.epoch++;
   }
 
   private rebuildLists(): void {
@@ -188,11 +203,16 @@ export class Scheduler implements Controller {
     this.gpuNodes = all.filter((n) => n.hasGpu);
   }
 
+  /** Requests computed by the bulk path before the pod had a uid, by ns/name. */
+  private readonly preRequests = new Map<string, Resources>();
+
   private requestOf(pod: Pod): Resources {
     const uid = pod.metadata.uid!;
     let r = this.requests.get(uid);
     if (!r) {
-      r = podRequests(pod.spec);
+      const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+      r = this.preRequests.get(key) ?? podRequests(pod.spec);
+      this.preRequests.delete(key);
       this.requests.set(uid, r);
     }
     return r;
@@ -227,6 +247,7 @@ export class Scheduler implements Controller {
       node.pods--;
     }
     this.capacityFreed = true;
+    this.epoch++;
   }
 
   observe(event: WatchEvent): void {
@@ -286,14 +307,34 @@ export class Scheduler implements Controller {
     else this.markUnschedulable(rt, pod);
   }
 
+  private isGpu(req: Resources): boolean {
+    for (const r in req) if (isGpuResource(r)) return true;
+    return false;
+  }
+
   private candidates(req: Resources): NodeInfo[][] {
-    let gpu = false;
-    for (const r in req) if (isGpuResource(r)) gpu = true;
+    const gpu = this.isGpu(req);
     // CPU-only pods prefer CPU nodes and keep GPU nodes free for GPU work (a common scoring setup).
     return gpu ? [this.gpuNodes] : [this.cpuNodes, this.gpuNodes];
   }
 
+  /** What decides where a pod fits: its requests, selector, affinity and tolerations. */
+  private shapeOf(pod: Pod, req: Resources): string {
+    return `${JSON.stringify(req)}|${JSON.stringify(pod.spec.nodeSelector ?? null)}|${pod.spec.affinity ? JSON.stringify(pod.spec.affinity) : ''}|${pod.spec.tolerations ? JSON.stringify(pod.spec.tolerations) : ''}`;
+  }
+
   private findFit(pod: Pod, req: Resources): NodeInfo | undefined {
+    const full = this.shapeOf(pod, req);
+    if (this.unfit.get(full) === this.epoch) return undefined;
+    const found = this.scan(pod, req);
+    if (!found) {
+      this.unfit.set(full, this.epoch);
+      if (this.unfit.size > 50_000) this.unfit.clear();
+    }
+    return found;
+  }
+
+  private scan(pod: Pod, req: Resources): NodeInfo | undefined {
     const shape = `${Object.keys(req).sort().join(',')}|${JSON.stringify(pod.spec.nodeSelector ?? null)}|${pod.spec.affinity ? JSON.stringify(pod.spec.affinity) : ''}`;
     for (const [li, list] of this.candidates(req).entries()) {
       const n = list.length;
@@ -303,7 +344,9 @@ export class Scheduler implements Controller {
       for (let k = 0; k < n; k++) {
         const node = list[(start + k) % n];
         if (nodeRejects(node, pod, req).length === 0) {
-          this.cursors.set(ck, (start + k) % n);
+          // GPU pods are bin-packed (whole nodes stay free for big jobs); CPU pods are spread
+          // round-robin, close to the default scheduler's least-allocated scoring.
+          this.cursors.set(ck, li === 0 && !this.isGpu(req) ? (start + k + 1) % n : (start + k) % n);
           return node;
         }
       }
@@ -329,6 +372,16 @@ export class Scheduler implements Controller {
   }
 
   private failureMessage(pod: Pod, req: Resources): string {
+    const key = this.shapeOf(pod, req);
+    const hit = this.messages.get(key);
+    if (hit && hit.epoch === this.epoch) return hit.message;
+    const message = this.computeMessage(pod, req);
+    if (this.messages.size > 50_000) this.messages.clear();
+    this.messages.set(key, { epoch: this.epoch, message });
+    return message;
+  }
+
+  private computeMessage(pod: Pod, req: Resources): string {
     const reasons = new Map<string, number>();
     let resourceNodes = 0;
     for (const node of this.nodes.values()) {
@@ -369,14 +422,17 @@ export class Scheduler implements Controller {
       placed.push({ pod: m, node });
     }
     if (failed) {
-      const msg = this.failureMessage(failed, this.requestOf(failed));
       for (const p of placed) {
         this.assigned.delete(p.pod.metadata.uid!);
         const req = this.requestOf(p.pod);
         for (const r in req) p.node.used[r] -= req[r];
         p.node.pods--;
       }
-      const gangMsg = `pod group ${gang} cannot be scheduled as a gang: ${msg}`;
+      // The rollback gives capacity back: shapes judged unfit during the attempt may fit again.
+      if (placed.length > 0) this.epoch++;
+      // One message for the whole gang, computed on the state without tentative placements so that
+      // it is the same whichever member triggered the attempt.
+      const gangMsg = `pod group ${gang} cannot be scheduled as a gang: ${this.gangShortfall(members)}`;
       for (const m of members) this.markUnschedulable(rt, m, gangMsg);
       return;
     }
@@ -388,6 +444,28 @@ export class Scheduler implements Controller {
       const fresh = rt.get<Pod>('v1', 'Pod', p.pod.metadata.namespace, p.pod.metadata.name!);
       if (fresh && !fresh.spec.nodeName) this.bind(rt, fresh, p.node);
     }
+  }
+
+  /** "N pods need nvidia.com/gpu: 24, free 16 (at most 8 on one node)" for the resources a gang is short of. */
+  private gangShortfall(members: Pod[]): string {
+    const need: Resources = {};
+    for (const m of members) {
+      const r = this.requestOf(m);
+      for (const k in r) need[k] = (need[k] ?? 0) + r[k];
+    }
+    const parts: string[] = [];
+    for (const k of Object.keys(need).sort()) {
+      let free = 0;
+      let most = 0;
+      for (const n of this.nodes.values()) {
+        if (n.unschedulable || !n.ready) continue;
+        const f = Math.max(0, (n.allocatable[k] ?? 0) - (n.used[k] ?? 0));
+        free += f;
+        most = Math.max(most, f);
+      }
+      if (need[k] > free || isGpuResource(k)) parts.push(`${k}: ${fmt(k, need[k])} requested, ${fmt(k, free)} free (at most ${fmt(k, most)} on one node)`);
+    }
+    return `${members.length} pods; ${parts.join('; ') || 'no combination of nodes fits all of them'}`;
   }
 
   /** For tests and the scenarios: free capacity of a node per resource. */

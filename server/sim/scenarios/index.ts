@@ -1,0 +1,29 @@
+/**
+ * Scenarios of the simulated cluster: `demo` (a small, lively cluster with every framework) and `scale`
+ * (a generated cluster of a chosen size and churn rate). Scenarios create nodes and root objects; the
+ * controllers (started separately on the same store) do the rest.
+ */
+
+import type { SimClock } from '../clock.ts';
+import type { ObjectStore } from '../store/object-store.ts';
+import { applyDemo } from './demo.ts';
+import { applyScale } from './scale.ts';
+
+export interface ScenarioOptions {
+  seed?: number;
+  pods?: number;
+  workloads?: number;
+  nodes?: number;
+  churnPerSecond?: number;
+  clock?: SimClock;
+}
+
+export function applyScenario(store: ObjectStore, name: 'demo' | 'scale', options: ScenarioOptions = {}): { stop(): void } {
+  if (name === 'demo') return applyDemo(store, options);
+  if (name === 'scale') return applyScale(store, options);
+  throw new Error(`unknown scenario "${String(name)}" (expected demo or scale)`);
+}
+
+export { DEMO_POOLS, DEMO_WORKLOADS } from './demo.ts';
+export { planScale, scalePools } from './scale.ts';
+export { createNodes } from './node-pools.ts';

@@ -1,5 +1,6 @@
 import { expect, test } from './fixtures.ts';
 import { NS, apiRows, seed } from './seed.ts';
+import { createJobSet, hooks } from './sim.ts';
 
 test.beforeAll(async ({ baseURL }) => {
   await seed(baseURL!);
@@ -55,6 +56,25 @@ test('a collapsed role expands on click and collapses again', async ({ page, bas
   await expect(graph.locator('[data-node-type="pod"]')).toHaveCount(21);
   await graph.getByRole('button', { name: 'Collapse pods' }).click();
   await expect(graph.locator('[data-node-type="pod"]')).toHaveCount(1);
+});
+
+test('the workload page follows the cluster live: suspended, then deleted', async ({ page, baseURL }) => {
+  const hook = hooks(baseURL!);
+  const name = `e2e-detail-${Date.now().toString(36)}`;
+  await createJobSet(hook, NS, name, [{ name: 'worker', replicas: 2, gpus: 1 }]);
+  await expect.poll(async () => (await apiRows(baseURL!, `namespace=${NS}`)).rows.find((r) => r.name === name)?.pods.total ?? 0).toBe(2);
+  await page.goto(await pageOf(baseURL!, name));
+  const graph = page.getByTestId('structure-graph');
+  await expect(graph.getByTestId('node-c:replicatedjob')).toContainText('2/2 pods');
+  await expect(graph.locator('[data-node-type="pod"]')).toHaveCount(2);
+
+  await hook('merge', { apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', namespace: NS, name, set: { spec: { suspend: true } } });
+  await expect(page.getByTestId('workload-status')).toHaveText(/Suspend/);
+  await expect(graph.locator('[data-node-type="pod"]')).toHaveCount(0);
+  await expect(page.getByTestId('gpus-requested')).toHaveText('0');
+
+  await hook('delete', { apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', namespace: NS, name });
+  await expect(page.getByRole('alert').filter({ hasText: 'was deleted' })).toBeVisible();
 });
 
 test('the definitions page lists the catalog and links to a definition with its components', async ({ page }) => {

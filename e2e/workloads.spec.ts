@@ -119,6 +119,27 @@ test('a change in the simulated cluster appears without a reload', async ({ page
   expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(42);
 });
 
+test('rows inserted above do not move what the user is reading', async ({ page, baseURL }) => {
+  const hook = hooks(baseURL!);
+  await page.goto('/');
+  await expect(rowByName(page, 'e2e-train')).toBeVisible();
+  const grid = table(page);
+  const box = (await grid.boundingBox())!;
+  const topRow = () => page.evaluate(([x, y]) => (document.elementFromPoint(x, y)?.closest('[data-row-id]') as HTMLElement | null)?.dataset.rowId ?? null, [box.x + 300, box.y + 36 + 10]);
+  await grid.evaluate((el) => (el.scrollTop = 44 * 5 + 10));
+  await expect.poll(topRow).not.toBeNull();
+  const before = await topRow();
+  const count = Number(await grid.getAttribute('data-rows'));
+  // Sorted by name, "a-…" lands above everything on screen.
+  const name = `a-e2e-${Date.now().toString(36)}`;
+  await createJobSet(hook, NS, name, [{ name: 'worker', replicas: 1, gpus: 0 }]);
+  await expect(grid).toHaveAttribute('data-rows', String(count + 1));
+  expect(await topRow()).toBe(before);
+  await hook('delete', { apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', namespace: NS, name });
+  await expect(grid).toHaveAttribute('data-rows', String(count));
+  expect(await topRow()).toBe(before);
+});
+
 test('a dropped stream shows "reconnecting" and then recovers to the server state', async ({ page, baseURL }) => {
   const proxy = await startProxy(new URL(baseURL!));
   try {

@@ -142,7 +142,9 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
             {shown.kind} · {shown.apiVersion} · namespace {shown.namespace || '(cluster-scoped)'} · cluster {shown.cluster} · age {formatAge(shown.createdAt, Date.now())}
           </p>
         </div>
-        <StatusBadge status={shown.status} reason={shown.statusReason} others={shown.statuses} />
+        <span data-testid="workload-status">
+          <StatusBadge status={shown.status} reason={shown.statusReason} others={shown.statuses} />
+        </span>
         <div className="ml-auto flex gap-4 text-sm tabular-nums" data-testid="workload-gpus">
           <span>
             GPUs allocated <b data-testid="gpus-allocated">{formatGpus(shown.gpus.allocated)}</b>

@@ -183,6 +183,24 @@ test('keyboard: / focuses the search, arrows move, Enter opens', async ({ page }
   await expect(page.getByTestId('workload-name')).toHaveText('e2e-train');
 });
 
+test('the theme follows the system and can be switched, and the choice is kept', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto('/definitions');
+  const html = page.locator('html');
+  await expect(html).toHaveClass(/dark/);
+  const toggle = page.getByRole('button', { name: /theme/ });
+  await expect(toggle).toHaveAccessibleName(/System theme/);
+  await toggle.click();
+  await expect(toggle).toHaveAccessibleName(/Light theme/);
+  await expect(html).not.toHaveClass(/dark/);
+  await page.reload();
+  await expect(html).not.toHaveClass(/dark/);
+  await page.getByRole('button', { name: /theme/ }).click();
+  await expect(html).toHaveClass(/dark/);
+  await page.getByRole('button', { name: /theme/ }).click();
+  await expect(page.getByRole('button', { name: /theme/ })).toHaveAccessibleName(/System theme/);
+});
+
 // Keep this test last: the server waits two minutes before it asks again for a kind it was denied.
 test('a kind the credentials may not list is a notice, not a silently shorter table', async ({ page, baseURL }) => {
   const hook = hooks(baseURL!);

@@ -10,13 +10,15 @@ import { layoutLeftToRight } from './layout.ts';
 import { NODE_SIZE } from './node-size.ts';
 
 const TONE: Record<Tone, string> = {
-  ok: 'border-l-emerald-500 bg-emerald-50 dark:bg-emerald-950/60',
-  warn: 'border-l-amber-500 bg-amber-50 dark:bg-amber-950/60',
-  wait: 'border-l-sky-400 bg-sky-50 dark:bg-sky-950/50',
-  bad: 'border-l-red-500 bg-red-50 dark:bg-red-950/60',
-  done: 'border-l-indigo-400 bg-indigo-50 dark:bg-indigo-950/50',
-  idle: 'border-l-slate-400 bg-slate-50 dark:bg-slate-900',
+  ok: 'bg-emerald-50 dark:bg-emerald-950/60',
+  warn: 'bg-amber-50 dark:bg-amber-950/60',
+  wait: 'bg-sky-50 dark:bg-sky-950/50',
+  bad: 'bg-red-50 dark:bg-red-950/60',
+  done: 'bg-indigo-50 dark:bg-indigo-950/50',
+  idle: 'bg-slate-50 dark:bg-slate-900',
 };
+// The status stripe is an inline colour: a class would lose to the dark theme's border colour.
+const STRIPE: Record<Tone, string> = { ok: '#10b981', warn: '#f59e0b', wait: '#38bdf8', bad: '#ef4444', done: '#818cf8', idle: '#94a3b8' };
 const TONE_WORD: Record<Tone, string> = { ok: 'healthy', warn: 'degraded or not ready', wait: 'pending', bad: 'failed', done: 'finished', idle: 'no status' };
 const COUNT_BAR: Array<[keyof NonNullable<GraphNode['counts']>, string]> = [
   ['ready', 'bg-emerald-500'],
@@ -36,7 +38,7 @@ const WmNode = memo(function WmNode({ data }: NodeProps<FlowNode>) {
   return (
     <div
       className={`flex h-full flex-col justify-center gap-0.5 overflow-hidden rounded-md border border-l-4 border-slate-200 px-2 py-1 text-left text-xs shadow-sm dark:border-slate-700 ${TONE[data.tone]} ${data.type === 'workload' ? 'font-semibold' : ''}`}
-      style={{ width: size.width, height: size.height }}
+      style={{ width: size.width, height: size.height, borderLeftColor: STRIPE[data.tone] }}
       data-node-type={data.type}
       data-testid={`node-${data.id}`}
       title={`${data.title}\n${data.subtitle}${data.gpuHint ? `\nGPUs: ${data.gpuHint}` : ''}\nStatus: ${TONE_WORD[data.tone]}`}

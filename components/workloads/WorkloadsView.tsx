@@ -98,12 +98,16 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
       );
   } else if (live.rows.length === 0) {
     const connected = live.clusters.filter((c) => c.state === 'connected').length;
-    placeholder = (
-      <Placeholder
-        title="No workloads in the connected clusters"
-        detail={`${connected} of ${live.clusters.length} cluster${live.clusters.length === 1 ? '' : 's'} connected. Workloads appear here as soon as they are created.`}
-      />
-    );
+    const down = live.clusters.filter((c) => c.state === 'unreachable').map((c) => c.name);
+    placeholder =
+      down.length > 0 && connected === 0 ? (
+        <Placeholder title="No cluster can be reached" detail={`${down.join(', ')} ${down.length === 1 ? 'is' : 'are'} unreachable (see the notice above). Workloads appear here as soon as a cluster answers.`} />
+      ) : (
+        <Placeholder
+          title="No workloads in the connected clusters"
+          detail={`${connected} of ${live.clusters.length} cluster${live.clusters.length === 1 ? '' : 's'} connected${down.length ? ` (${down.join(', ')} unreachable)` : ''}. Workloads appear here as soon as they are created.`}
+        />
+      );
   } else if (derived.rows.length === 0) {
     placeholder = (
       <Placeholder

@@ -11,7 +11,7 @@ export function clusterNotices(clusters: readonly ClusterInfo[]): ClusterNotice[
   const out: ClusterNotice[] = [];
   for (const c of clusters) {
     if (c.state === 'unreachable') {
-      out.push({ cluster: c.name, tone: 'bad', text: `Cluster ${c.name} is unreachable${c.message ? `: ${c.message}` : ''}. Its workloads are not shown.` });
+      out.push({ cluster: c.name, tone: 'bad', text: `Cluster ${c.name} is unreachable${c.message ? `: ${c.message}` : ''}. Its workloads may be missing or out of date.` });
     } else if (c.state === 'connecting') {
       out.push({ cluster: c.name, tone: 'info', text: `Connecting to cluster ${c.name}…` });
     } else if (!c.synced) {

@@ -297,7 +297,7 @@ export class Kubelet implements Controller {
   /** Bulk path: a pod placed by the scheduler starts at once (no image pull, ready without delay). */
   private instantStart(pod: Pod, rt: Runtime): Pod {
     if (!pod.spec.nodeName || pod.metadata.annotations?.[SIM.imagePull] === 'fail') return pod;
-    const node = rt.get('v1', 'Node', undefined, pod.spec.nodeName);
+    const node = this.node(rt, pod.spec.nodeName);
     if (!node) return pod;
     const o = { ...rt.options, podStartup: 0, readinessDelay: 0 };
     const step = kubeletStep(pod, rt.nowMs(), o, this.addressing(node));
@@ -333,8 +333,26 @@ export class Kubelet implements Controller {
   /** Pod uid → run time of its containers (Infinity for servers), to skip pods with nothing to do. */
   private readonly runTimes = new Map<string, number>();
 
+  /** Nodes by name, from the event stream (every pod transition needs its node's addresses). */
+  private readonly nodes = new Map<string, KubeObject>();
+
   observe(event: WatchEvent): void {
-    if (event.type === 'DELETED' && event.object.kind === 'Pod') this.runTimes.delete(event.object.metadata.uid!);
+    const o = event.object;
+    if (o.kind === 'Pod') {
+      if (event.type === 'DELETED') this.runTimes.delete(o.metadata.uid!);
+    } else if (o.kind === 'Node' && o.apiVersion === 'v1') {
+      if (event.type === 'DELETED') this.nodes.delete(o.metadata.name!);
+      else this.nodes.set(o.metadata.name!, o);
+    }
+  }
+
+  private node(rt: Runtime, name: string): KubeObject | undefined {
+    let n = this.nodes.get(name);
+    if (!n) {
+      n = rt.get('v1', 'Node', undefined, name);
+      if (n) this.nodes.set(name, n);
+    }
+    return n;
   }
 
   /** True when a running, ready pod has nothing to report before its exit (most events of a big cluster). */
@@ -368,7 +386,7 @@ export class Kubelet implements Controller {
     }
     const phase = pod.status?.phase;
     if (phase === 'Succeeded' || phase === 'Failed') return;
-    const node = rt.get('v1', 'Node', undefined, pod.spec.nodeName);
+    const node = this.node(rt, pod.spec.nodeName);
     if (!node) return;
     const step = kubeletStep(pod, rt.nowMs(), rt.options, this.addressing(node));
     rt.setStatus(pod, step.status);

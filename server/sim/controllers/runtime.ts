@@ -361,9 +361,17 @@ export class Runtime {
    */
   create<T extends KubeObject>(obj: T): T {
     const meta = obj.metadata;
-    if (!meta.name && meta.generateName) obj = { ...obj, metadata: { ...meta, name: this.freeName(obj) } };
     this.writes++;
-    return this.store.create(obj) as T;
+    if (meta.name || !meta.generateName) return this.store.create(obj) as T;
+    // A seeded suffix (not the store's) keeps scenarios reproducible; a clash just draws again.
+    for (let i = 0; ; i++) {
+      const named = { ...obj, metadata: { ...meta, name: meta.generateName.slice(0, 58) + this.rng.suffix(5) } };
+      try {
+        return this.store.create(named) as T;
+      } catch (e) {
+        if (!(e instanceof StoreError && e.reason === 'AlreadyExists') || i > 20) throw e;
+      }
+    }
   }
 
   /**
@@ -385,18 +393,19 @@ export class Runtime {
     let p = pod;
     for (const w of this.podWebhooks) p = w(p, this);
     if (this.instantPods) {
-      if (!p.metadata.name && p.metadata.generateName) p = { ...p, metadata: { ...p.metadata, name: this.freeName(p) } };
+      // The hooks key their bookkeeping by name, so the pod is named first (a clash is re-drawn).
+      if (!p.metadata.name && p.metadata.generateName) {
+        for (let i = 0; i < 20; i++) {
+          const name = p.metadata.generateName.slice(0, 58) + this.rng.suffix(5);
+          if (!this.store.get('v1', 'Pod', p.metadata.namespace, name)) {
+            p = { ...p, metadata: { ...p.metadata, name } };
+            break;
+          }
+        }
+      }
       for (const h of this.instantHooks) p = h(p, this);
     }
     return this.create(p);
-  }
-
-  private freeName(obj: KubeObject): string {
-    const meta = obj.metadata;
-    for (let i = 0; ; i++) {
-      const name = meta.generateName!.slice(0, 58) + this.rng.suffix(5);
-      if (!this.store.get(obj.apiVersion, obj.kind, meta.namespace, name) || i > 20) return name;
-    }
   }
 
   /** Replaces an object unless nothing would change; keeps optimistic concurrency. */

@@ -181,6 +181,17 @@ test('keyboard: / focuses the search, arrows move, Enter opens', async ({ page }
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/workloads\/[^/]+\/e2e\/JobSet\/e2e-train$/);
   await expect(page.getByTestId('workload-name')).toHaveText('e2e-train');
+
+  // Back to the table, by the page's link and by the browser: the filtered view is still there.
+  await page.getByRole('link', { name: '← Workloads' }).click();
+  await expect(page).toHaveURL(/q=e2e-train/);
+  await expect(page.getByTestId('total-workloads')).toHaveText('1');
+  await rowByName(page, 'e2e-train').getByRole('link').click();
+  await expect(page.getByTestId('workload-name')).toHaveText('e2e-train');
+  await page.goBack();
+  await expect(page).toHaveURL(/q=e2e-train/);
+  await expect(page.getByLabel('Search workloads')).toHaveValue('e2e-train');
+  await expect(page.getByTestId('total-workloads')).toHaveText('1');
 });
 
 test('the theme follows the system and can be switched, and the choice is kept', async ({ page }) => {

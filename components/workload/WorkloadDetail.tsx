@@ -13,6 +13,7 @@ import { useLiveRow } from '../live/LiveProvider.tsx';
 import { KindIcon } from '../ui/KindIcon.tsx';
 import { StatusBadge } from '../ui/StatusBadge.tsx';
 import { formatAge, formatGpus } from '../workloads/format.ts';
+import { tableHref } from '../workloads/last-view.ts';
 import { keyId, workloadApi } from '../workloads/workload-href.ts';
 import type { WorkloadKey } from '../workloads/workload-href.ts';
 import { DefinitionPanel, GangPanel, GpuPanel, Panel, PodsPanel, RolesPanel, StatusPanel } from './Panels.tsx';
@@ -128,7 +129,7 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
   return (
     <div className="flex flex-col gap-3">
       <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/" className="text-sky-700 hover:underline dark:text-sky-400">
+        <Link href={tableHref()} className="text-sky-700 hover:underline dark:text-sky-400">
           ← Workloads
         </Link>
       </nav>

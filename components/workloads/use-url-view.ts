@@ -1,6 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useState } from 'react';
+import { rememberTableQuery } from './last-view.ts';
 import { decodeView, encodeView } from './view-state.ts';
 import type { ViewState } from './view-state.ts';
 
@@ -12,6 +13,14 @@ import type { ViewState } from './view-state.ts';
 export function useUrlView(initialQuery: string): [ViewState, (v: ViewState) => void] {
   const [view, setViewState] = useState<ViewState>(() => decodeView(initialQuery));
   useEffect(() => {
+    // A client-side navigation back to this page may render it from a cached tree built for an
+    // older query; the address bar is the truth.
+    const actual = window.location.search.slice(1);
+    if (encodeView(decodeView(actual)) !== encodeView(decodeView(initialQuery))) setViewState(decodeView(actual));
+    rememberTableQuery(encodeView(decodeView(actual)));
+    // Only on mount: later changes come from setView and popstate.
+  }, []);
+  useEffect(() => {
     const onPop = () => setViewState(decodeView(window.location.search.slice(1)));
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
@@ -19,6 +28,7 @@ export function useUrlView(initialQuery: string): [ViewState, (v: ViewState) => 
   const setView = useCallback((v: ViewState) => {
     setViewState(v);
     const qs = encodeView(v);
+    rememberTableQuery(qs);
     const url = qs ? `${window.location.pathname}?${qs}` : window.location.pathname;
     if (url !== window.location.pathname + window.location.search) window.history.replaceState(null, '', url);
   }, []);

@@ -276,6 +276,30 @@ export function kubeletStep(pod: Pod, nowMs: number, o: ResolvedOptions, node: N
   return { status: st, wakeAt: Number.isFinite(next) ? next : undefined };
 }
 
+/** The status of a pod that was accepted, started and became ready at `nowMs` (bulk path). */
+export function instantRunning(pod: Pod, nowMs: number, node: NodeAddressing): PodStatus {
+  const now = iso(nowMs);
+  const st = pod.status ?? {};
+  const podIP = node.nextPodIP();
+  const inits = (pod.spec.initContainers ?? []).filter((c) => c.restartPolicy !== 'Always');
+  const cond = (type: string): Condition => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: now });
+  const scheduled = st.conditions?.find((c) => c.type === 'PodScheduled');
+  return {
+    ...st,
+    phase: 'Running',
+    hostIP: node.hostIP,
+    hostIPs: [{ ip: node.hostIP }],
+    startTime: now,
+    conditions: [cond('PodReadyToStartContainers'), cond('Initialized'), cond('Ready'), cond('ContainersReady'), scheduled ?? cond('PodScheduled')],
+    podIP,
+    podIPs: [{ ip: podIP }],
+    ...(inits.length > 0
+      ? { initContainerStatuses: inits.map((c) => baseStatus(c, 0, { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now, containerID: containerID(pod, c, 0) } }, {}, false)) }
+      : {}),
+    containerStatuses: (pod.spec.containers ?? []).map((c) => ({ ...baseStatus(c, 0, { running: { startedAt: now } }, {}, true), containerID: containerID(pod, c, 0) })),
+  };
+}
+
 /** When a container in CrashLoopBackOff may start again (finish time of the last run + back-off). */
 function backoffUntil(c: ContainerStatus | undefined): string | undefined {
   const fin = c?.lastState.terminated?.finishedAt;
@@ -294,14 +318,15 @@ export class Kubelet implements Controller {
     rt.instantHooks.push((pod) => this.instantStart(pod, rt));
   }
 
-  /** Bulk path: a pod placed by the scheduler starts at once (no image pull, ready without delay). */
+  /**
+   * Bulk path: a pod placed by the scheduler is written once, already Running and Ready — the state the
+   * normal path reaches after start-up and readiness (pods with a start-up annotation take that path).
+   */
   private instantStart(pod: Pod, rt: Runtime): Pod {
-    if (!pod.spec.nodeName || pod.metadata.annotations?.[SIM.imagePull] === 'fail') return pod;
+    if (!pod.spec.nodeName || pod.metadata.annotations?.[SIM.imagePull] === 'fail' || pod.metadata.annotations?.[SIM.startup]) return pod;
     const node = this.node(rt, pod.spec.nodeName);
     if (!node) return pod;
-    const o = { ...rt.options, podStartup: 0, readinessDelay: 0 };
-    const step = kubeletStep(pod, rt.nowMs(), o, this.addressing(node));
-    return { ...pod, status: step.status };
+    return { ...pod, status: instantRunning(pod, rt.nowMs(), this.addressing(node)) };
   }
 
   private readonly addressingCache = new WeakMap<KubeObject, NodeAddressing>();

@@ -318,9 +318,32 @@ export class Scheduler implements Controller {
     return gpu ? [this.gpuNodes] : [this.cpuNodes, this.gpuNodes];
   }
 
-  /** What decides where a pod fits: its requests, selector, affinity and tolerations. */
+  private readonly keyCache = new WeakMap<object, string>();
+
+  private memoKey(o: object | undefined): string {
+    if (!o) return '';
+    let k = this.keyCache.get(o);
+    if (k === undefined) {
+      k = JSON.stringify(o);
+      this.keyCache.set(o, k);
+    }
+    return k;
+  }
+
+  /**
+   * What decides where a pod fits: its requests, selector, affinity and the tolerations that can matter
+   * (the admission defaults every pod gets are left out, so the key stays cheap and shared).
+   */
   private shapeOf(pod: Pod, req: Resources): string {
-    return `${JSON.stringify(req)}|${JSON.stringify(pod.spec.nodeSelector ?? null)}|${pod.spec.affinity ? JSON.stringify(pod.spec.affinity) : ''}|${pod.spec.tolerations ? JSON.stringify(pod.spec.tolerations) : ''}`;
+    let tol = '';
+    for (const t of pod.spec.tolerations ?? []) {
+      if (t.key === 'node.kubernetes.io/not-ready' || t.key === 'node.kubernetes.io/unreachable') continue;
+      if (t.key && t.operator === 'Exists' && t.effect === 'NoSchedule' && req[t.key] !== undefined) continue;
+      tol += `${t.key ?? ''}=${t.value ?? ''}:${t.effect ?? ''}/${t.operator ?? ''},`;
+    }
+    let r = '';
+    for (const k in req) r += `${k}=${req[k]},`;
+    return `${r}|${this.memoKey(pod.spec.nodeSelector)}|${this.memoKey(pod.spec.affinity)}|${tol}`;
   }
 
   private findFit(pod: Pod, req: Resources): NodeInfo | undefined {
@@ -335,7 +358,9 @@ export class Scheduler implements Controller {
   }
 
   private scan(pod: Pod, req: Resources): NodeInfo | undefined {
-    const shape = `${Object.keys(req).sort().join(',')}|${JSON.stringify(pod.spec.nodeSelector ?? null)}|${pod.spec.affinity ? JSON.stringify(pod.spec.affinity) : ''}`;
+    let names = '';
+    for (const k in req) names += `${k},`;
+    const shape = `${names}|${this.memoKey(pod.spec.nodeSelector)}|${this.memoKey(pod.spec.affinity)}`;
     for (const [li, list] of this.candidates(req).entries()) {
       const n = list.length;
       if (n === 0) continue;

@@ -131,30 +131,34 @@ export function applyScale(store: ObjectStore, options: ScaleOptions): { stop():
 }
 
 /**
- * Churn at `rate` events per simulated second, in 100 ms steps: 50% pod readiness flips (the kubelet's
- * probe brings them back), 25% label changes, 25% workloads replaced by a new one of the same kind.
+ * Churn at about `rate` watch events per simulated second: every 100 ms, changes are made until the
+ * events seen since the start (theirs and the controllers' reactions) catch up with rate × time. The
+ * changes: 70% pod readiness flips (the kubelet's probe brings them back), 25% label changes on pods,
+ * 5% workloads replaced by a new one of the same kind (a burst of creations and deletions).
  */
 export function startChurn(store: ObjectStore, clock: SimClock, plan: ScalePlanEntry[], rate: number, seed: number): { stop(): void } {
   const rng = new Rng(seed * 40503 + 7);
-  let carry = 0;
   let podKeys: Array<[string, string]> = [];
   let refreshedAt = -Infinity;
   let counter = 0;
+  let seen = 0;
+  const started = clock.now();
+  const unsubscribe = store.subscribe(() => {
+    seen++;
+  });
   const live = plan.map((e) => ({ ...e }));
   const tick = (): void => {
-    carry += rate / 10;
-    const n = Math.floor(carry);
-    carry -= n;
-    if (n === 0) return;
     if (clock.now() - refreshedAt > 10_000) {
       podKeys = store.list('v1', 'Pod').map((p) => [p.metadata.namespace!, p.metadata.name!]);
       refreshedAt = clock.now();
     }
-    for (let i = 0; i < n; i++) {
+    const due = (rate * (clock.now() - started)) / 1000;
+    // Bounded per tick so a slow consumer cannot make the driver spin.
+    for (let i = 0; seen < due && i < rate; i++) {
       try {
         const r = rng.next();
-        if (r < 0.5 && podKeys.length) flipReadiness(store, clock, rng.pick(podKeys));
-        else if (r < 0.75 && podKeys.length) {
+        if (r < 0.7 && podKeys.length) flipReadiness(store, clock, rng.pick(podKeys));
+        else if (r < 0.95 && podKeys.length) {
           const [ns, name] = rng.pick(podKeys);
           const p = store.get('v1', 'Pod', ns, name);
           if (p) store.update({ ...p, metadata: { ...p.metadata, labels: { ...(p.metadata.labels ?? {}), 'sim.workload-map.io/churn': String(++counter) } } });
@@ -171,9 +175,17 @@ export function startChurn(store: ObjectStore, clock: SimClock, plan: ScalePlanE
       } catch (err) {
         if (!(err instanceof StoreError)) throw err;
       }
+      // A change that wrote nothing (pod gone, already flipped) still counts, so the loop ends.
+      seen += 0.01;
     }
   };
-  return { stop: clock.setInterval(tick, 100) };
+  const stopTimer = clock.setInterval(tick, 100);
+  return {
+    stop: () => {
+      stopTimer();
+      unsubscribe();
+    },
+  };
 }
 
 /** A failed readiness probe: Ready and ContainersReady go False until the kubelet's next probe passes. */

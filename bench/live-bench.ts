@@ -1,6 +1,7 @@
 /**
  * Live-server benchmark on the simulated `scale` cluster (default 100,000 pods / 10,000 workloads /
- * 2,000 nodes): time from start to all rows resolved, event → SSE delta latency under churn, server
+ * 2,000 nodes), with the cluster, the server and the churn in separate processes as in real use:
+ * time from start to all rows resolved, event → SSE delta latency under churn (p50/p99), the server's
  * RSS, and `wmap get workloads -A -o json` against `kubectl get pods -A -o json` + summing GPUs per owner.
  *
  *   node --import tsx bench/live-bench.ts [--pods N] [--workloads N] [--nodes N] [--churn EVENTS_PER_S] [--seconds S]
@@ -8,12 +9,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { startSim, type KubeObject } from '../server/sim/index.ts';
-import { loadClusterConfigs } from '../server/cluster/index.ts';
+import { createInterface } from 'node:readline';
+import { getJson, loadClusterConfigs } from '../server/cluster/index.ts';
 import { loadCatalog } from '../server/catalog/index.ts';
 import { LiveWorkloads } from '../server/workloads/index.ts';
 import { streamResponse } from '../server/stream/index.ts';
-import { podSpecGpus } from '../server/engine/index.ts';
+import { podSpecGpus, type KubeObject } from '../server/engine/index.ts';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,6 +30,7 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 };
+const node = process.execPath;
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string; code: number | null }> {
   const t = performance.now();
@@ -41,116 +43,107 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ ms:
   });
 }
 
+// 1. The simulated cluster in its own process.
 const t0 = performance.now();
-const sim = await startSim({ scenario: 'scale', scale: { pods: PODS, workloads: WORKLOADS, nodes: NODES, churnPerSecond: 0 }, seed: 1 });
-const podCount = sim.store.list('v1', 'Pod').length;
-console.log(`sim: ${podCount} pods built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+const sim = spawn(node, ['bin/wmap.mjs', 'sim', '--scenario', 'scale', '--pods', String(PODS), '--workloads', String(WORKLOADS), '--nodes', String(NODES), '--churn', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const kubeconfig = await new Promise<string>((resolve, reject) => {
+  let out = '';
+  sim.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    const m = /^kubeconfig: (.+)$/m.exec(out);
+    if (m) resolve(m[1].trim());
+  });
+  sim.on('exit', (code) => reject(new Error(`wmap sim exited with ${code}`)));
+});
+console.log(`sim: scale scenario (${PODS} pods, ${WORKLOADS} workloads, ${NODES} nodes) ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (separate process)`);
 
-const rssBefore = process.memoryUsage().rss;
-const tStart = performance.now();
-const live = new LiveWorkloads({ clusters: loadClusterConfigs({ kubeconfig: sim.kubeconfigPath }), catalog: LiveWorkloads.catalogEntries(loadCatalog()), initialSyncTimeoutMs: 600_000 });
-live.start();
-let tLists = 0;
-for (;;) {
-  if (!tLists && live.clusters()[0]?.synced) tLists = performance.now();
-  if (tLists) break;
-  await new Promise((r) => setTimeout(r, 5));
-}
-let rows = 0;
-let stableSince = performance.now();
-let tRows = performance.now();
-for (;;) {
-  const n = live.index.allRows().length;
-  if (n !== rows) { rows = n; stableSince = performance.now(); tRows = stableSince; }
-  if (performance.now() - stableSince > 1000) break;
-  await new Promise((r) => setTimeout(r, 5));
-}
-console.log(`live: lists arrived ${((tLists - tStart) / 1000).toFixed(2)} s after start; ${rows} rows resolved ${((tRows - tLists) / 1000).toFixed(2)} s after the lists (total ${((tRows - tStart) / 1000).toFixed(2)} s)`);
-console.log(`live: RSS growth for the index ${mib(process.memoryUsage().rss - rssBefore)} (process ${mib(process.memoryUsage().rss)} including the simulated cluster)`);
-
-// Churn: flip pod readiness at the target rate; measure the time until the SSE delta for its workload.
-const abort = new AbortController();
-const res = streamResponse(live, {}, null, abort.signal);
-const reader = res.body!.getReader();
-const pending = new Map<string, number>();
-const latencies: number[] = [];
-const decoder = new TextDecoder();
-let buf = '';
-void (async () => {
+try {
+  // 2. The server side in this process: connect, list, resolve.
+  const rssBefore = process.memoryUsage().rss;
+  const tStart = performance.now();
+  const clusters = loadClusterConfigs({ kubeconfig });
+  const live = new LiveWorkloads({ clusters, catalog: LiveWorkloads.catalogEntries(loadCatalog()), initialSyncTimeoutMs: 600_000 });
+  live.start();
+  while (!live.clusters()[0]?.synced) await new Promise((r) => setTimeout(r, 5));
+  const tLists = performance.now();
+  let rows = -1;
+  let tRows = tLists;
+  let stableSince = performance.now();
   for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buf += decoder.decode(value);
-    let i: number;
-    while ((i = buf.indexOf('\n\n')) >= 0) {
-      const frame = buf.slice(0, i);
-      buf = buf.slice(i + 2);
-      if (!frame.includes('event: delta')) continue;
-      const now = performance.now();
-      const data = JSON.parse(frame.slice(frame.indexOf('data: ') + 6)) as Array<{ id: string }>;
-      for (const d of data) {
-        const t = pending.get(d.id);
-        if (t !== undefined) { latencies.push(now - t); pending.delete(d.id); }
+    const n = live.index.allRows().length;
+    if (n !== rows) { rows = n; tRows = performance.now(); stableSince = tRows; }
+    if (performance.now() - stableSince > 1500) break;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  global.gc?.();
+  console.log(`live: lists arrived ${((tLists - tStart) / 1000).toFixed(2)} s after start; ${rows} rows resolved ${((tRows - tLists) / 1000).toFixed(2)} s after the lists`);
+  console.log(`live: server RSS ${mib(process.memoryUsage().rss)} (+${mib(process.memoryUsage().rss - rssBefore)} for the index of ${live.index.objectCount()} objects)`);
+
+  // 3. Churn from a third process; each write's send time is matched to the delta of its workload.
+  const abort = new AbortController();
+  const res = streamResponse(live, {}, null, abort.signal);
+  const reader = res.body!.getReader();
+  const pending = new Map<string, number>();
+  const latencies: number[] = [];
+  const decoder = new TextDecoder();
+  let buf = '';
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buf += decoder.decode(value);
+      let i: number;
+      while ((i = buf.indexOf('\n\n')) >= 0) {
+        const frame = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        if (!frame.includes('event: delta')) continue;
+        const now = Date.now();
+        for (const d of JSON.parse(frame.slice(frame.indexOf('data: ') + 6)) as Array<{ id: string }>) {
+          const t = pending.get(d.id);
+          if (t !== undefined) { latencies.push(now - t); pending.delete(d.id); }
+        }
       }
     }
+  })();
+  const podList = await getJson<{ items: KubeObject[] }>(clusters[0].kc, '/api/v1/pods?limit=20000&fieldSelector=status.phase%3DRunning');
+  const rowOfPod = new Map<string, string>();
+  for (const p of podList.items) {
+    const row = live.index.rowIdOf(clusters[0].name, p.metadata!.uid!);
+    if (row) rowOfPod.set(`${p.metadata!.namespace}/${p.metadata!.name}`, row);
   }
-})();
-const pods = sim.store.list('v1', 'Pod').filter((p) => p.spec && (p.spec as { nodeName?: string }).nodeName);
-const rowOfPod = (p: KubeObject): string | null => {
-  let cur: KubeObject | undefined = p;
-  for (let depth = 0; cur && depth < 8; depth++) {
-    const id = `wmap-sim/${cur.metadata.namespace ?? '_'}/${cur.kind}/${cur.metadata.name}`;
-    if (live.index.row(id)) return id;
-    const ref: { apiVersion: string; kind: string; uid: string } | undefined = cur.metadata.ownerReferences?.[0];
-    if (!ref) return null;
-    const ns: string | undefined = cur.metadata.namespace;
-    cur = sim.store.list(ref.apiVersion, ref.kind, { namespace: ns }).find((o) => o.metadata.uid === ref.uid);
-  }
-  return null;
-};
-const candidates = pods.slice(0, 5000).map((p) => ({ p, row: rowOfPod(p) })).filter((x): x is { p: KubeObject; row: string } => !!x.row);
-let sent = 0;
-const tChurn = performance.now();
-const interval = 1000 / CHURN;
-while (performance.now() - tChurn < SECONDS * 1000) {
-  const due = Math.floor((performance.now() - tChurn) / interval);
-  while (sent < due) {
-    const { p, row } = candidates[sent % candidates.length];
-    const cur = sim.store.get('v1', 'Pod', p.metadata.namespace, p.metadata.name ?? '');
-    if (cur) {
-      const st = (cur.status ?? {}) as { conditions?: Array<{ type: string; status: string }> };
-      const ready = st.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
-      const conditions = [...(st.conditions ?? []).filter((c) => c.type !== 'Ready'), { type: 'Ready', status: ready ? 'False' : 'True' }];
-      if (!pending.has(row)) pending.set(row, performance.now());
-      sim.store.updateStatus({ ...cur, status: { ...st, conditions } });
-    }
+  const chosen = [...rowOfPod.keys()].slice(0, 5000);
+  const writer = spawn(node, ['--import', 'tsx', 'bench/churn-writer.ts', kubeconfig, String(CHURN), String(SECONDS)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  writer.stdin.end(chosen.join('\n') + '\n');
+  let sent = 0;
+  for await (const line of createInterface({ input: writer.stdout })) {
+    const [pod, at] = line.split(' ');
+    const row = rowOfPod.get(pod);
+    if (row && !pending.has(row)) pending.set(row, Number(at));
     sent++;
   }
-  await new Promise((r) => setTimeout(r, 1));
-}
-await new Promise((r) => setTimeout(r, 500));
-console.log(`churn: ${sent} pod events in ${SECONDS} s (${(sent / SECONDS).toFixed(0)}/s); event → SSE delta p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms (${latencies.length} measured)`);
-abort.abort();
-console.log(`live: RSS after churn ${mib(process.memoryUsage().rss - rssBefore)} growth (process ${mib(process.memoryUsage().rss)})`);
-live.stop();
+  await new Promise((r) => setTimeout(r, 1000));
+  console.log(`churn: ${sent} pod writes in ${SECONDS} s (${(sent / SECONDS).toFixed(0)}/s) over ${new Set(chosen.map((p) => rowOfPod.get(p))).size} workloads; event → SSE delta p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms (${latencies.length} deltas timed)`);
+  console.log(`live: server RSS after churn ${mib(process.memoryUsage().rss)}`);
+  abort.abort();
+  live.stop();
 
-// The CLI against the kubectl route on the same server.
-const env = { ...process.env, KUBECONFIG: sim.kubeconfigPath };
-const wmap = await run(process.execPath, ['bin/wmap.mjs', 'get', 'workloads', '-A', '-o', 'json', '--timeout', '300'], env);
-const wmapRows = wmap.code === 0 ? (JSON.parse(wmap.stdout) as unknown[]).length : -1;
-console.log(`wmap get workloads -A -o json: ${(wmap.ms / 1000).toFixed(2)} s, ${wmapRows} workloads`);
-if (existsSync('/usr/bin/kubectl')) {
-  const k = await run('/usr/bin/kubectl', ['get', 'pods', '-A', '-o', 'json'], env);
-  const t = performance.now();
-  const list = JSON.parse(k.stdout) as { items: KubeObject[] };
-  const byOwner = new Map<string, number>();
-  for (const p of list.items) {
-    const owner = p.metadata.ownerReferences?.[0]?.uid ?? p.metadata.uid!;
-    const g = Object.values(podSpecGpus(p.spec)).reduce((a, b) => a + b, 0);
-    byOwner.set(owner, (byOwner.get(owner) ?? 0) + g);
+  // 4. The CLI against the kubectl route on the same server.
+  const env = { ...process.env, KUBECONFIG: kubeconfig };
+  const wmap = await run(node, ['bin/wmap.mjs', 'get', 'workloads', '-A', '-o', 'json', '--timeout', '600'], env);
+  const wmapRows = wmap.code === 0 ? (JSON.parse(wmap.stdout) as unknown[]).length : -1;
+  console.log(`wmap get workloads -A -o json: ${(wmap.ms / 1000).toFixed(2)} s, ${wmapRows} workloads with roles, status and GPU totals`);
+  if (existsSync('/usr/bin/kubectl')) {
+    const k = await run('/usr/bin/kubectl', ['get', 'pods', '-A', '-o', 'json'], env);
+    const t = performance.now();
+    const list = JSON.parse(k.stdout) as { items: KubeObject[] };
+    const byOwner = new Map<string, number>();
+    for (const p of list.items) {
+      const owner = p.metadata?.ownerReferences?.[0]?.uid ?? p.metadata?.uid ?? '';
+      byOwner.set(owner, (byOwner.get(owner) ?? 0) + Object.values(podSpecGpus(p.spec)).reduce((a, b) => a + b, 0));
+    }
+    console.log(`kubectl get pods -A -o json + GPUs per owner: ${((k.ms + performance.now() - t) / 1000).toFixed(2)} s (${list.items.length} pods into ${byOwner.size} direct owners — Jobs, ReplicaSets, StatefulSets; not workloads)`);
   }
-  const sumMs = performance.now() - t;
-  console.log(`kubectl get pods -A -o json + sum per owner: ${((k.ms + sumMs) / 1000).toFixed(2)} s (${list.items.length} pods, ${byOwner.size} direct owners — Jobs and ReplicaSets, not workloads)`);
+} finally {
+  sim.kill('SIGTERM');
 }
-await sim.stop();
 process.exit(0);

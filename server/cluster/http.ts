@@ -25,13 +25,54 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * One keep-alive agent per kubeconfig context: the client library builds a fresh agent (and so a
+ * fresh TLS handshake) per request; list pages, watches and writes should share connections.
+ * Credentials in headers (tokens, exec plugin output) are still applied per request.
+ */
+const agents = new WeakMap<KubeConfig, { key: string; agent: https.Agent }>();
+
+function keepAliveAgent(kc: KubeConfig, opts: https.RequestOptions): https.Agent {
+  const o = opts as https.RequestOptions & { ca?: unknown; cert?: unknown; key?: unknown; pfx?: unknown; passphrase?: string; rejectUnauthorized?: boolean; servername?: string };
+  const key = JSON.stringify([String(o.ca ?? ''), String(o.cert ?? ''), String(o.key ?? ''), String(o.pfx ?? ''), o.rejectUnauthorized, o.servername]);
+  const cached = agents.get(kc);
+  if (cached && cached.key === key) return cached.agent;
+  cached?.agent.destroy();
+  const agent = new https.Agent({
+    keepAlive: true,
+    maxSockets: 64,
+    ca: o.ca as string | undefined,
+    cert: o.cert as string | undefined,
+    key: o.key as string | undefined,
+    pfx: o.pfx as string | undefined,
+    passphrase: o.passphrase,
+    rejectUnauthorized: o.rejectUnauthorized,
+    servername: o.servername,
+  });
+  agents.set(kc, { key, agent });
+  return agent;
+}
+
 async function requestOptions(kc: KubeConfig, method: string, path: string, headers: Record<string, string>): Promise<{ url: URL; opts: https.RequestOptions }> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new ApiError(0, 'NoCluster', 'the kubeconfig context names no cluster');
   const url = new URL(path, cluster.server.endsWith('/') ? cluster.server : `${cluster.server}/`);
   const opts: https.RequestOptions = { method, headers: { ...headers } };
   await kc.applyToHTTPSOptions(opts);
+  if (url.protocol === 'https:') {
+    const fresh = opts.agent;
+    opts.agent = keepAliveAgent(kc, opts);
+    if (fresh && fresh !== opts.agent && typeof (fresh as https.Agent).destroy === 'function') (fresh as https.Agent).destroy();
+  } else {
+    delete opts.agent;
+  }
   return { url, opts };
+}
+
+/** Closes the pooled connections of a context (when a cluster is removed or the process stops). */
+export function closeConnections(kc: KubeConfig): void {
+  agents.get(kc)?.agent.destroy();
+  agents.delete(kc);
 }
 
 function describeStatus(status: number, body: string): { reason: string; message: string } {

@@ -65,7 +65,12 @@ export class WorkloadIndex {
   private readonly rowRoot = new Map<string, { cluster: string; uid: string }>();
   private readonly listeners = new Set<DeltaListener>();
   private readonly history: RowDelta[] = [];
-  private seq = 0;
+  /**
+   * Sequence numbers start from the process's start time in microseconds, so an event id from another
+   * server process (before a restart) is never mistaken for one of ours: it falls outside our history
+   * and the client gets a fresh snapshot.
+   */
+  private seq = Date.now() * 1000;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly opts: IndexOptions;
   /** Called when the set of kinds worth watching may have changed (definitions changed). */
@@ -281,6 +286,15 @@ export class WorkloadIndex {
     const def = this.definitions.forObject(cluster, groupKindOf(obj), obj.apiVersion);
     if (!def) return null;
     return { tree: resolveWorkload(def, obj, this.ownedBy(c, rootUid), { cluster, ownedOnly: true }), object: obj };
+  }
+
+  /** The row an object (a pod, a Job …) counts towards, if any. */
+  rowIdOf(cluster: string, uid: string): string | undefined {
+    const c = this.clusters.get(cluster);
+    const obj = c?.objects.get(uid);
+    if (!c || !obj) return undefined;
+    const root = this.rootOf(cluster, c, obj);
+    return root ? c.roots.get(root) : undefined;
   }
 
   rootOfRow(id: string): { cluster: string; uid: string } | undefined {

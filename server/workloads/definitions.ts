@@ -93,6 +93,13 @@ export class DefinitionSet {
     return list.find((d) => d.rootKind.version === version) ?? list[0];
   }
 
+  /** Every definition of a kind, the best match for the object's version first. */
+  candidatesFor(cluster: string, gk: string, apiVersion: string | undefined): CompiledDefinition[] {
+    const list = this.effective(cluster).get(gk) ?? [];
+    const best = this.forObject(cluster, gk, apiVersion);
+    return best ? [best, ...list.filter((d) => d !== best)] : list;
+  }
+
   /** Every kind the definitions of a cluster mention (roots, components, additional child kinds), with versions. */
   mentionedKinds(cluster: string): Map<string, string | undefined> {
     const out = new Map<string, string | undefined>();

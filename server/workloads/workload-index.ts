@@ -31,6 +31,11 @@ export function groupKindOf(o: KubeObject): string {
   return `${i < 0 ? '' : av.slice(0, i)}/${String(o.kind)}`;
 }
 
+/** Errors that mean the definition does not fit the object's shape (not a pod or status detail). */
+function isStructureError(e: { code: string; path: string }): boolean {
+  return e.code.startsWith('expression.') && /\.(instanceIdPath|specDefinition\.|scaleDefinition\.)/.test(e.path);
+}
+
 function uidOf(o: KubeObject): string {
   return typeof o.metadata?.uid === 'string' ? o.metadata.uid : '';
 }
@@ -283,9 +288,20 @@ export class WorkloadIndex {
     const c = this.clusters.get(cluster);
     const obj = c?.objects.get(rootUid);
     if (!c || !obj) return null;
-    const def = this.definitions.forObject(cluster, groupKindOf(obj), obj.apiVersion);
-    if (!def) return null;
-    return { tree: resolveWorkload(def, obj, this.ownedBy(c, rootUid), { cluster, ownedOnly: true }), object: obj };
+    const candidates = this.definitions.candidatesFor(cluster, groupKindOf(obj), obj.apiVersion);
+    if (candidates.length === 0) return null;
+    const owned = this.ownedBy(c, rootUid);
+    const first = resolveWorkload(candidates[0], obj, owned, { cluster, ownedOnly: true });
+    // A CRD served at several versions without conversion (strategy None) hands out objects of the
+    // other version's shape under the watched version's name: when the structure cannot be read,
+    // a definition written for another version of the kind may fit.
+    if (candidates.length > 1 && first.errors.some(isStructureError)) {
+      for (const alt of candidates.slice(1)) {
+        const t = resolveWorkload(alt, obj, owned, { cluster, ownedOnly: true });
+        if (!t.errors.some(isStructureError)) return { tree: t, object: obj };
+      }
+    }
+    return { tree: first, object: obj };
   }
 
   /** The row an object (a pod, a Job …) counts towards, if any. */

@@ -12,6 +12,7 @@ import { controllerRefOf, gkOf, objGk } from './meta.ts';
 import { Rng } from './random.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { Pod } from './types.ts';
+import { deepEqual } from '../store/object-utils.ts';
 
 export interface Controller {
   /** Unique name, also the prefix of its queue keys. */
@@ -515,24 +516,5 @@ function existingObjects(store: ObjectStore, gks: string[]): KubeObject[] {
   return out;
 }
 
-/** Structural equality of JSON values, key order ignored, undefined members ignored. */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  let n = 0;
-  for (const k in ao) {
-    if (ao[k] === undefined) continue;
-    n++;
-    if (!deepEqual(ao[k], bo[k])) return false;
-  }
-  for (const k in bo) if (bo[k] !== undefined) n--;
-  return n === 0;
-}
+/** Structural equality of JSON values, key order ignored, undefined members ignored (the store's own rule). */
+export { deepEqual };

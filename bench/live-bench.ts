@@ -7,10 +7,12 @@
  *   node --import tsx bench/live-bench.ts [--pods N] [--workloads N] [--nodes N] [--churn EVENTS_PER_S] [--seconds S]
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { getJson, loadClusterConfigs } from '../server/cluster/index.ts';
+import { getJson, loadClusterConfigs, streamLines } from '../server/cluster/index.ts';
 import { loadCatalog } from '../server/catalog/index.ts';
 import { LiveWorkloads } from '../server/workloads/index.ts';
 import { streamResponse } from '../server/stream/index.ts';
@@ -32,15 +34,44 @@ const pct = (xs: number[], p: number) => {
 };
 const node = process.execPath;
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string; code: number | null }> {
+/** Runs a command with its output into a file (kubectl's JSON for 100k pods is larger than a JS string may be). */
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, outFile: string): Promise<{ ms: number; code: number | null }> {
   const t = performance.now();
   return new Promise((resolve) => {
-    const p = spawn(cmd, args, { env });
-    const chunks: Buffer[] = [];
-    p.stdout.on('data', (d: Buffer) => chunks.push(d));
-    p.stderr.resume();
-    p.on('close', (code) => resolve({ ms: performance.now() - t, stdout: Buffer.concat(chunks).toString('utf8'), code }));
+    const fd = openSync(outFile, 'w');
+    const p = spawn(cmd, args, { env, stdio: ['ignore', fd, 'ignore'] });
+    p.on('close', (code) => {
+      closeSync(fd);
+      resolve({ ms: performance.now() - t, code });
+    });
   });
+}
+
+/** Calls `onItem` with each element of the top-level `items` array of a JSON file, without one giant string. */
+function forEachListItem(file: string, onItem: (item: unknown) => void): void {
+  const buf = readFileSync(file);
+  let i = buf.indexOf('"items"');
+  if (i < 0) return;
+  i = buf.indexOf('[', i) + 1;
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (; i < buf.length; i++) {
+    const c = buf[i];
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x7b) {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (c === 0x7d) {
+      depth--;
+      if (depth === 0) onItem(JSON.parse(buf.subarray(start, i + 1).toString('utf8')));
+    } else if (c === 0x5d && depth === 0) break;
+  }
 }
 
 // 1. The simulated cluster in its own process.
@@ -55,6 +86,8 @@ const kubeconfig = await new Promise<string>((resolve, reject) => {
   });
   sim.on('exit', (code) => reject(new Error(`wmap sim exited with ${code}`)));
 });
+process.on('exit', () => sim.kill('SIGTERM'));
+const work = mkdtempSync(join(tmpdir(), 'wmap-live-bench-'));
 console.log(`sim: scale scenario (${PODS} pods, ${WORKLOADS} workloads, ${NODES} nodes) ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (separate process)`);
 
 try {
@@ -112,6 +145,17 @@ try {
     if (row) rowOfPod.set(`${p.metadata!.namespace}/${p.metadata!.name}`, row);
   }
   const chosen = [...rowOfPod.keys()].slice(0, 5000);
+  // A raw watch beside the server's, to tell the API server's share of the latency from ours.
+  const sentAt = new Map<string, number>();
+  const watchLatencies: number[] = [];
+  const rawAbort = new AbortController();
+  const rv = (await getJson<{ metadata: { resourceVersion: string } }>(clusters[0].kc, '/api/v1/pods?limit=1')).metadata.resourceVersion;
+  void streamLines(clusters[0].kc, `/api/v1/pods?watch=1&resourceVersion=${rv}`, (ev) => {
+    const o = (ev as { object?: KubeObject }).object;
+    const key = `${o?.metadata?.namespace}/${o?.metadata?.name}`;
+    const t = sentAt.get(key);
+    if (t !== undefined) { watchLatencies.push(Date.now() - t); sentAt.delete(key); }
+  }, rawAbort.signal).catch(() => {});
   const writer = spawn(node, ['--import', 'tsx', 'bench/churn-writer.ts', kubeconfig, String(CHURN), String(SECONDS)], { stdio: ['pipe', 'pipe', 'inherit'] });
   writer.stdin.end(chosen.join('\n') + '\n');
   let sent = 0;
@@ -119,31 +163,39 @@ try {
     const [pod, at] = line.split(' ');
     const row = rowOfPod.get(pod);
     if (row && !pending.has(row)) pending.set(row, Number(at));
+    if (!sentAt.has(pod)) sentAt.set(pod, Number(at));
     sent++;
   }
   await new Promise((r) => setTimeout(r, 1000));
   console.log(`churn: ${sent} pod writes in ${SECONDS} s (${(sent / SECONDS).toFixed(0)}/s) over ${new Set(chosen.map((p) => rowOfPod.get(p))).size} workloads; event → SSE delta p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms (${latencies.length} deltas timed)`);
+  rawAbort.abort();
+  console.log(`churn: write → watch event at a plain client (the API server's share) p50 ${pct(watchLatencies, 50).toFixed(0)} ms, p99 ${pct(watchLatencies, 99).toFixed(0)} ms`);
   console.log(`live: server RSS after churn ${mib(process.memoryUsage().rss)}`);
   abort.abort();
   live.stop();
 
   // 4. The CLI against the kubectl route on the same server.
   const env = { ...process.env, KUBECONFIG: kubeconfig };
-  const wmap = await run(node, ['bin/wmap.mjs', 'get', 'workloads', '-A', '-o', 'json', '--timeout', '600'], env);
-  const wmapRows = wmap.code === 0 ? (JSON.parse(wmap.stdout) as unknown[]).length : -1;
+  const wmapOut = join(work, 'wmap.json');
+  const wmap = await run(node, ['bin/wmap.mjs', 'get', 'workloads', '-A', '-o', 'json', '--timeout', '600'], env, wmapOut);
+  const wmapRows = wmap.code === 0 ? (JSON.parse(readFileSync(wmapOut, 'utf8')) as unknown[]).length : -1;
   console.log(`wmap get workloads -A -o json: ${(wmap.ms / 1000).toFixed(2)} s, ${wmapRows} workloads with roles, status and GPU totals`);
   if (existsSync('/usr/bin/kubectl')) {
-    const k = await run('/usr/bin/kubectl', ['get', 'pods', '-A', '-o', 'json'], env);
+    const kOut = join(work, 'pods.json');
+    const k = await run('/usr/bin/kubectl', ['get', 'pods', '-A', '-o', 'json'], env, kOut);
     const t = performance.now();
-    const list = JSON.parse(k.stdout) as { items: KubeObject[] };
     const byOwner = new Map<string, number>();
-    for (const p of list.items) {
+    let n = 0;
+    forEachListItem(kOut, (item) => {
+      const p = item as KubeObject;
+      n++;
       const owner = p.metadata?.ownerReferences?.[0]?.uid ?? p.metadata?.uid ?? '';
       byOwner.set(owner, (byOwner.get(owner) ?? 0) + Object.values(podSpecGpus(p.spec)).reduce((a, b) => a + b, 0));
-    }
-    console.log(`kubectl get pods -A -o json + GPUs per owner: ${((k.ms + performance.now() - t) / 1000).toFixed(2)} s (${list.items.length} pods into ${byOwner.size} direct owners — Jobs, ReplicaSets, StatefulSets; not workloads)`);
+    });
+    console.log(`kubectl get pods -A -o json + GPUs per owner: ${((k.ms + performance.now() - t) / 1000).toFixed(2)} s (kubectl ${(k.ms / 1000).toFixed(2)} s for ${(statSync(kOut).size / 2 ** 20).toFixed(0)} MiB; ${n} pods into ${byOwner.size} direct owners — Jobs, ReplicaSets, StatefulSets, not workloads)`);
   }
 } finally {
   sim.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
 }
 process.exit(0);

@@ -67,6 +67,8 @@ export class WorkloadIndex {
   readonly definitions: DefinitionSet;
   private readonly clusters = new Map<string, ClusterObjects>();
   private readonly rows = new Map<string, WorkloadRow>();
+  /** Each row's JSON as last emitted, so a re-resolve that changes nothing emits nothing. */
+  private readonly rowJson = new Map<string, string>();
   private readonly rowRoot = new Map<string, { cluster: string; uid: string }>();
   private readonly listeners = new Set<DeltaListener>();
   private readonly history: RowDelta[] = [];
@@ -358,15 +360,17 @@ export class WorkloadIndex {
       if (prevId && (!row || row.id !== prevId)) {
         c.roots.delete(uid);
         this.rows.delete(prevId);
+        this.rowJson.delete(prevId);
         this.rowRoot.delete(prevId);
         deltas.push({ seq: ++this.seq, op: 'remove', id: prevId });
       }
       if (row) {
-        const before = this.rows.get(row.id);
+        const json = JSON.stringify(row);
         c.roots.set(uid, row.id);
         this.rowRoot.set(row.id, { cluster, uid });
-        if (!before || JSON.stringify(before) !== JSON.stringify(row)) {
+        if (this.rowJson.get(row.id) !== json) {
           this.rows.set(row.id, row);
+          this.rowJson.set(row.id, json);
           deltas.push({ seq: ++this.seq, op: 'upsert', id: row.id, row });
         }
       }

@@ -326,7 +326,7 @@ export class WorkloadIndex {
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
       this.flush();
-    }, this.opts.coalesceMs ?? 10);
+    }, this.opts.coalesceMs ?? 5);
   }
 
   /** Resolves every dirty workload and emits the deltas (also called by tests directly). */

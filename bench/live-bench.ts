@@ -118,6 +118,9 @@ try {
   const reader = res.body!.getReader();
   const pending = new Map<string, number>();
   const latencies: number[] = [];
+  // Per workload: when the watch event of a write reached this process (the server's own clock starts there).
+  const arrived = new Map<string, number>();
+  const serverLatencies: number[] = [];
   const decoder = new TextDecoder();
   let buf = '';
   void (async () => {
@@ -134,6 +137,8 @@ try {
         for (const d of JSON.parse(frame.slice(frame.indexOf('data: ') + 6)) as Array<{ id: string }>) {
           const t = pending.get(d.id);
           if (t !== undefined) { latencies.push(now - t); pending.delete(d.id); }
+          const a = arrived.get(d.id);
+          if (a !== undefined) { serverLatencies.push(now - a); arrived.delete(d.id); }
         }
       }
     }
@@ -154,7 +159,12 @@ try {
     const o = (ev as { object?: KubeObject }).object;
     const key = `${o?.metadata?.namespace}/${o?.metadata?.name}`;
     const t = sentAt.get(key);
-    if (t !== undefined) { watchLatencies.push(Date.now() - t); sentAt.delete(key); }
+    if (t !== undefined) {
+      watchLatencies.push(Date.now() - t);
+      sentAt.delete(key);
+      const row = rowOfPod.get(key);
+      if (row && !arrived.has(row)) arrived.set(row, Date.now());
+    }
   }, rawAbort.signal).catch(() => {});
   const writer = spawn(node, ['--import', 'tsx', 'bench/churn-writer.ts', kubeconfig, String(CHURN), String(SECONDS)], { stdio: ['pipe', 'pipe', 'inherit'] });
   writer.stdin.end(chosen.join('\n') + '\n');
@@ -170,6 +180,7 @@ try {
   console.log(`churn: ${sent} pod writes in ${SECONDS} s (${(sent / SECONDS).toFixed(0)}/s) over ${new Set(chosen.map((p) => rowOfPod.get(p))).size} workloads; event → SSE delta p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms (${latencies.length} deltas timed)`);
   rawAbort.abort();
   console.log(`churn: write → watch event at a plain client (the API server's share) p50 ${pct(watchLatencies, 50).toFixed(0)} ms, p99 ${pct(watchLatencies, 99).toFixed(0)} ms`);
+  console.log(`churn: watch event → SSE delta (the server's own share) p50 ${pct(serverLatencies, 50).toFixed(0)} ms, p99 ${pct(serverLatencies, 99).toFixed(0)} ms (${serverLatencies.length} timed)`);
   console.log(`live: server RSS after churn ${mib(process.memoryUsage().rss)}`);
   abort.abort();
   live.stop();

@@ -32,7 +32,8 @@ async function connectOnce(flags: LiveFlags): Promise<{ live: LiveWorkloads; clu
   const ctxNs = config.kc.getContextObject(config.name)?.namespace;
   const live = new LiveWorkloads({ clusters: [config], catalog: LiveWorkloads.catalogEntries(loadCatalog()), initialSyncTimeoutMs: 60_000 });
   live.start();
-  const deadline = Date.now() + Number(flags.timeout ?? 30) * 1000;
+  const started = Date.now();
+  const deadline = started + Number(flags.timeout ?? 30) * 1000;
   for (;;) {
     const info = live.clusters()[0];
     if (info?.synced) break;
@@ -40,7 +41,8 @@ async function connectOnce(flags: LiveFlags): Promise<{ live: LiveWorkloads; clu
       live.stop();
       throw new UsageError(`cluster ${config.name} (${config.server}) did not answer in time${info?.message ? `: ${info.message}` : ''}`);
     }
-    if (info?.state === 'unreachable' && Date.now() > deadline - Number(flags.timeout ?? 30) * 1000 + 3000) {
+    // Give a first failed discovery a few seconds (the connection retries) before giving up.
+    if (info?.state === 'unreachable' && Date.now() - started > 3000) {
       live.stop();
       throw new UsageError(`cluster ${config.name} is unreachable: ${info.message ?? config.server}`);
     }

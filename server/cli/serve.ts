@@ -64,14 +64,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     const { startSim } = await import('../sim/index.ts');
     const dir = join(ROOT, '.wmap');
     mkdirSync(dir, { recursive: true });
-    const kubeconfigPath = join(dir, 'sim-kubeconfig');
-    try {
-      sim = await startSim({ scenario: 'demo', kubeconfigPath, seed: 7 });
-    } catch (e) {
-      // A build without the demo scenario still serves an (empty) simulated cluster.
-      log(`demo scenario unavailable (${e instanceof Error ? e.message : String(e)}); starting an empty simulated cluster`);
-      sim = await startSim({ scenario: 'empty', controllers: true, kubeconfigPath, seed: 7 });
-    }
+    sim = await startSim({ scenario: 'demo', kubeconfigPath: join(dir, 'sim-kubeconfig'), seed: 7 });
     log(`embedded simulated cluster (demo scenario) at ${sim.url}; kubeconfig: ${sim.kubeconfigPath}`);
     clusters = loadClusterConfigs({ kubeconfig: sim.kubeconfigPath });
   } else {

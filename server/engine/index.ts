@@ -12,7 +12,7 @@ export { loadDefinitionsFromText, checkDefinition, isDefinitionDocument, type Lo
 export { compileDefinition, type CompiledDefinition, type CompiledComponent } from './definition/compile.ts';
 export { parseDocuments, type SourcedDocument } from './documents.ts';
 export type { KubeObject } from './k8s.ts';
-export { describeObject, isPod, podIsFinished } from './k8s.ts';
+export { apiGroupOf, describeObject, isPod, podIsFinished } from './k8s.ts';
 export { resolveWorkload, type ResolveOptions } from './resolve/resolve.ts';
 export { ownedClosure } from './resolve/ownership.ts';
 export { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, podSpecGpus, sumAmounts } from './gpu.ts';

@@ -3,11 +3,11 @@
  * watches (core kinds, every kind the definitions mention, definition CRDs, and owner kinds seen in
  * ownerReferences), and reports each cluster's connection state in the row contract's terms.
  */
-import { ClusterConnection, groupKind, type ClusterConfig, type ClusterObject, type ConnectionOptions } from '../cluster/index.ts';
+import { ClusterConnection, type ClusterConfig, type ClusterObject, type ConnectionOptions } from '../cluster/index.ts';
 import type { KubeObject } from '../engine/index.ts';
 import { DefinitionSet, entryFromCatalog, type DefinitionEntry } from './definitions.ts';
 import type { ClusterInfo } from './row.ts';
-import { CORE_KINDS, DEFINITION_KINDS, WorkloadIndex, type IndexOptions } from './workload-index.ts';
+import { CORE_KINDS, DEFINITION_KINDS, WorkloadIndex, groupKindOf, type IndexOptions } from './workload-index.ts';
 
 export interface LiveOptions {
   clusters: ClusterConfig[];
@@ -115,8 +115,7 @@ export class LiveWorkloads {
   private noteOwners(cluster: string, obj: ClusterObject): void {
     for (const ref of obj.metadata?.ownerReferences ?? []) {
       if (!ref?.kind) continue;
-      const av = ref.apiVersion ?? '';
-      const gk = groupKind(av.includes('/') ? av.slice(0, av.indexOf('/')) : '', ref.kind);
+      const gk = groupKindOf(ref);
       let s = this.ownerKinds.get(cluster);
       if (!s) this.ownerKinds.set(cluster, (s = new Set()));
       if (s.has(gk) || this.wantedKinds(cluster).has(gk)) continue;

@@ -41,6 +41,20 @@ export interface DefinitionItem {
   components: Array<{ name: string; parent: string | null; kind: string; hasPodDefinition: boolean }>;
 }
 
+/** Which definition served a row: cluster definitions count per cluster, catalog ones across clusters. */
+function servedKey(source: string, name: string, cluster: string | null): string {
+  return `${source}\u0000${name}\u0000${source === 'cluster' ? (cluster ?? '') : ''}`;
+}
+
+function workloadCounts(index: WorkloadIndex): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of index.allRows()) {
+    const key = servedKey(r.definition.source, r.definition.name, r.cluster);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
 function itemOf(e: Pick<DefinitionEntry, 'name' | 'source' | 'cluster' | 'loaded' | 'errors'>, counts: Map<string, number>): DefinitionItem {
   const sd = e.loaded.definition?.spec.structureDefinition;
   const k = sd?.rootComponent.kind ?? {};
@@ -53,7 +67,7 @@ function itemOf(e: Pick<DefinitionEntry, 'name' | 'source' | 'cluster' | 'loaded
     apiVersion: k.group ? `${k.group}/${k.version ?? ''}` : (k.version ?? ''),
     valid: e.errors.length === 0,
     errors: e.errors,
-    workloads: counts.get(`${e.source}\u0000${e.name}\u0000${e.cluster ?? ''}`) ?? 0,
+    workloads: counts.get(servedKey(e.source, e.name, e.cluster)) ?? 0,
     components: comps.map((c) => {
       const s = c.specDefinition;
       return { name: c.name, parent: c.ownerRef ?? null, kind: c.kind?.kind ?? '', hasPodDefinition: !!(s && (s.podTemplateSpecPath || s.podSpecPath || s.fragmentedPodSpecDefinition)) };
@@ -62,23 +76,14 @@ function itemOf(e: Pick<DefinitionEntry, 'name' | 'source' | 'cluster' | 'loaded
 }
 
 export function definitionItems(index: WorkloadIndex): DefinitionItem[] {
-  const counts = new Map<string, number>();
-  for (const r of index.allRows()) {
-    const key = `${r.definition.source}\u0000${r.definition.name}\u0000${r.definition.source === 'cluster' ? r.cluster : ''}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
+  const counts = workloadCounts(index);
   return index.definitions.all().map((e) => itemOf(e, counts));
 }
 
 export function definitionDetail(index: WorkloadIndex, name: string, source?: string, cluster?: string): (DefinitionItem & { yaml: string }) | null {
-  const counts = new Map<string, number>();
-  for (const r of index.allRows()) {
-    const key = `${r.definition.source}\u0000${r.definition.name}\u0000${r.definition.source === 'cluster' ? r.cluster : ''}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
   const e = index.definitions.all().find((d) => d.name === name && (!source || d.source === source) && (!cluster || d.cluster === cluster));
   if (!e) return null;
-  return { ...itemOf(e, counts), yaml: stringify(e.document ?? {}) };
+  return { ...itemOf(e, workloadCounts(index)), yaml: stringify(e.document ?? {}) };
 }
 
 /** Validates definition text without storing it. */
@@ -87,7 +92,7 @@ export function validateDefinitionText(text: string): { valid: boolean; definiti
   const items = definitions.map((d) => {
     const errs = d.errors.length > 0 ? d.errors : compileDefinition(d).errors;
     return itemOf({ name: d.name, source: 'catalog', cluster: null, loaded: d, errors: errs }, new Map());
-  }).map((i) => ({ ...i, source: 'catalog' as const }));
+  });
   const valid = errors.length === 0 && items.length > 0 && items.every((i) => i.valid);
   return { valid, definitions: items, errors };
 }

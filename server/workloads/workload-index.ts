@@ -7,7 +7,7 @@
  * - Changes are coalesced per workload over a short window and emitted as row deltas with a
  *   monotonically increasing sequence number; recent deltas are kept so clients can resume.
  */
-import { resolveWorkload, type KubeObject, type WorkloadTree } from '../engine/index.ts';
+import { apiGroupOf, resolveWorkload, type KubeObject, type WorkloadTree } from '../engine/index.ts';
 import type { DefinitionSet} from './definitions.ts';
 import { entryFromClusterObject } from './definitions.ts';
 import { rowOfTree } from './row-of-tree.ts';
@@ -25,10 +25,9 @@ export const CORE_KINDS = new Map<string, string>([
   ['apps/StatefulSet', 'v1'],
 ]);
 
-export function groupKindOf(o: KubeObject): string {
-  const av = typeof o.apiVersion === 'string' ? o.apiVersion : '';
-  const i = av.indexOf('/');
-  return `${i < 0 ? '' : av.slice(0, i)}/${String(o.kind)}`;
+/** `group/Kind` of an object or of an owner reference (both carry apiVersion and kind). */
+export function groupKindOf(o: { apiVersion?: unknown; kind?: unknown }): string {
+  return `${apiGroupOf(o.apiVersion)}/${String(o.kind)}`;
 }
 
 /** Errors that mean the definition does not fit the object's shape (not a pod or status detail). */
@@ -239,8 +238,7 @@ export class WorkloadIndex {
     for (const ref of obj.metadata?.ownerReferences ?? []) {
       if (!ref) continue;
       if (ref.uid && c.objects.has(ref.uid)) return false;
-      const av = ref.apiVersion ?? '';
-      const refGk = `${av.includes('/') ? av.slice(0, av.indexOf('/')) : ''}/${String(ref.kind)}`;
+      const refGk = groupKindOf(ref);
       // The owner has not arrived yet but will (its kind is watched): not top-level.
       if (this.opts.isExpectedKind?.(cluster, refGk) ?? this.definitions.effective(cluster).has(refGk)) return false;
     }

@@ -1,10 +1,10 @@
 /**
  * Live-server benchmark on the simulated `scale` cluster (default 100,000 pods / 10,000 workloads /
  * 2,000 nodes), with the cluster, the server and the churn in separate processes as in real use:
- * time from start to all rows resolved, event → SSE delta latency under churn (p50/p99), the server's
+ * time from start to all rows resolved (reported by the server process, bench/live-server.ts), event → SSE delta latency under churn (p50/p99), the server's
  * RSS, and `wmap get workloads -A -o json` against `kubectl get pods -A -o json` + summing GPUs per owner.
  *
- *   node --import tsx bench/live-bench.ts [--pods N] [--workloads N] [--nodes N] [--churn EVENTS_PER_S] [--seconds S]
+ *   node --import tsx bench/live-bench.ts [--pods N] [--workloads N] [--nodes N] [--churn EVENTS_PER_S] [--seconds S] [--no-cli]
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -13,9 +13,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { getJson, loadClusterConfigs, streamLines } from '../server/cluster/index.ts';
-import { loadCatalog } from '../server/catalog/index.ts';
-import { LiveWorkloads } from '../server/workloads/index.ts';
-import { streamResponse } from '../server/stream/index.ts';
 import { podSpecGpus, type KubeObject } from '../server/engine/index.ts';
 
 const arg = (name: string, dflt: number) => {
@@ -91,64 +88,50 @@ const work = mkdtempSync(join(tmpdir(), 'wmap-live-bench-'));
 console.log(`sim: scale scenario (${PODS} pods, ${WORKLOADS} workloads, ${NODES} nodes) ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (separate process)`);
 
 try {
-  // 2. The server side in this process: connect, list, resolve.
-  const rssBefore = process.memoryUsage().rss;
-  const tStart = performance.now();
-  const clusters = loadClusterConfigs({ kubeconfig });
-  const live = new LiveWorkloads({ clusters, catalog: LiveWorkloads.catalogEntries(loadCatalog()), initialSyncTimeoutMs: 600_000 });
-  live.start();
-  while (!live.clusters()[0]?.synced) await new Promise((r) => setTimeout(r, 5));
-  const tLists = performance.now();
-  let rows = -1;
-  let tRows = tLists;
-  let stableSince = performance.now();
-  for (;;) {
-    const n = live.index.allRows().length;
-    if (n !== rows) { rows = n; tRows = performance.now(); stableSince = tRows; }
-    if (performance.now() - stableSince > 1500) break;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  global.gc?.();
-  console.log(`live: lists arrived ${((tLists - tStart) / 1000).toFixed(2)} s after start; ${rows} rows resolved ${((tRows - tLists) / 1000).toFixed(2)} s after the lists`);
-  console.log(`live: server RSS ${mib(process.memoryUsage().rss)} (+${mib(process.memoryUsage().rss - rssBefore)} for the index of ${live.index.objectCount()} objects)`);
+  // 2. The server in its own process: connect, list, resolve; it reports when its rows settled.
+  const server = spawn(node, ['--import', 'tsx', 'bench/live-server.ts', kubeconfig], { stdio: ['pipe', 'pipe', 'inherit'] });
+  process.on('exit', () => server.kill('SIGTERM'));
+  const serverLines = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
+  const nextReport = async () => JSON.parse(((await serverLines.next()).value as string | undefined) ?? '{}') as Record<string, number>;
+  const ready = await nextReport();
+  console.log(`live: lists arrived ${(ready.listsMs / 1000).toFixed(2)} s after start; ${ready.rows} rows resolved ${(ready.rowsMs / 1000).toFixed(2)} s after the lists`);
+  console.log(`live: server RSS ${mib(ready.rssBytes)} holding ${ready.objects} objects`);
 
   // 3. Churn from a third process; each write's send time is matched to the delta of its workload.
-  const abort = new AbortController();
-  const res = streamResponse(live, {}, null, abort.signal);
-  const reader = res.body!.getReader();
+  const clusters = loadClusterConfigs({ kubeconfig });
   const pending = new Map<string, number>();
   const latencies: number[] = [];
-  // Per workload: when the watch event of a write reached this process (the server's own clock starts there).
-  const arrived = new Map<string, number>();
-  const serverLatencies: number[] = [];
+  const sse = await fetch(`http://127.0.0.1:${ready.port}/stream`);
+  const reader = sse.body!.getReader();
   const decoder = new TextDecoder();
+  const rowOfPod = new Map<string, string>();
+  let snapshotSeen = false;
   let buf = '';
   void (async () => {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
-      buf += decoder.decode(value);
+      buf += decoder.decode(value, { stream: true });
       let i: number;
       while ((i = buf.indexOf('\n\n')) >= 0) {
         const frame = buf.slice(0, i);
         buf = buf.slice(i + 2);
+        if (frame.includes('event: snapshot')) { snapshotSeen = true; continue; }
         if (!frame.includes('event: delta')) continue;
         const now = Date.now();
         for (const d of JSON.parse(frame.slice(frame.indexOf('data: ') + 6)) as Array<{ id: string }>) {
           const t = pending.get(d.id);
           if (t !== undefined) { latencies.push(now - t); pending.delete(d.id); }
-          const a = arrived.get(d.id);
-          if (a !== undefined) { serverLatencies.push(now - a); arrived.delete(d.id); }
         }
       }
     }
   })();
-  const podList = await getJson<{ items: KubeObject[] }>(clusters[0].kc, '/api/v1/pods?limit=20000&fieldSelector=status.phase%3DRunning');
-  const rowOfPod = new Map<string, string>();
-  for (const p of podList.items) {
-    const row = live.index.rowIdOf(clusters[0].name, p.metadata!.uid!);
-    if (row) rowOfPod.set(`${p.metadata!.namespace}/${p.metadata!.name}`, row);
-  }
+  while (!snapshotSeen) await new Promise((r) => setTimeout(r, 10));
+  // Pods to flip, with their workload's row id (as the server forms it) from their owner chain.
+  const podList = await getJson<{ items: KubeObject[] }>(clusters[0].kc, '/api/v1/pods?limit=6000&fieldSelector=status.phase%3DRunning');
+  const asked = podList.items.map((p) => [`${p.metadata!.namespace}/${p.metadata!.name}`, p.metadata!.uid!]);
+  const rowsOf = (await (await fetch(`http://127.0.0.1:${ready.port}/rows-of-pods`, { method: 'POST', body: JSON.stringify(asked) })).json()) as Record<string, string>;
+  for (const [pod, row] of Object.entries(rowsOf)) rowOfPod.set(pod, row);
   const chosen = [...rowOfPod.keys()].slice(0, 5000);
   // A raw watch beside the server's, to tell the API server's share of the latency from ours.
   const sentAt = new Map<string, number>();
@@ -162,8 +145,6 @@ try {
     if (t !== undefined) {
       watchLatencies.push(Date.now() - t);
       sentAt.delete(key);
-      const row = rowOfPod.get(key);
-      if (row && !arrived.has(row)) arrived.set(row, Date.now());
     }
   }, rawAbort.signal).catch(() => {});
   const writer = spawn(node, ['--import', 'tsx', 'bench/churn-writer.ts', kubeconfig, String(CHURN), String(SECONDS)], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -177,15 +158,19 @@ try {
     sent++;
   }
   await new Promise((r) => setTimeout(r, 1000));
-  console.log(`churn: ${sent} pod writes in ${SECONDS} s (${(sent / SECONDS).toFixed(0)}/s) over ${new Set(chosen.map((p) => rowOfPod.get(p))).size} workloads; event → SSE delta p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms (${latencies.length} deltas timed)`);
   rawAbort.abort();
+  server.stdin.write('report\n');
+  const report = await nextReport();
+  console.log(`churn: ${sent} pod writes in ${SECONDS} s (${(sent / SECONDS).toFixed(0)}/s) over ${new Set(chosen.map((p) => rowOfPod.get(p))).size} workloads; write → SSE delta at a client p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms (${latencies.length} deltas timed)`);
   console.log(`churn: write → watch event at a plain client (the API server's share) p50 ${pct(watchLatencies, 50).toFixed(0)} ms, p99 ${pct(watchLatencies, 99).toFixed(0)} ms`);
-  console.log(`churn: watch event → SSE delta (the server's own share) p50 ${pct(serverLatencies, 50).toFixed(0)} ms, p99 ${pct(serverLatencies, 99).toFixed(0)} ms (${serverLatencies.length} timed)`);
-  console.log(`live: server RSS after churn ${mib(process.memoryUsage().rss)}`);
-  abort.abort();
-  live.stop();
+  console.log(`churn: watch event → row delta inside the server (its own share) p50 ${report.p50.toFixed(1)} ms, p99 ${report.p99.toFixed(1)} ms, max ${report.max.toFixed(0)} ms (${report.timed} timed)`);
+  console.log(`live: server RSS after churn ${mib(report.rssBytes)} (heap ${mib(report.heapBytes)})`);
+  await reader.cancel().catch(() => {});
+  server.stdin.end();
+  server.kill('SIGTERM');
 
   // 4. The CLI against the kubectl route on the same server.
+  if (process.argv.includes('--no-cli')) process.exit(0);
   const env = { ...process.env, KUBECONFIG: kubeconfig };
   const wmapOut = join(work, 'wmap.json');
   const wmap = await run(node, ['bin/wmap.mjs', 'get', 'workloads', '-A', '-o', 'json', '--timeout', '600'], env, wmapOut);

@@ -10,6 +10,8 @@ import { groupKind, type ClusterObject, type ServedResource, type WatchEventType
 
 export interface ClusterSink {
   onEvent(cluster: string, gk: string, type: WatchEventType, obj: ClusterObject): void;
+  /** A page of a list in progress (optional; `onList` follows with the complete set). */
+  onListPage?(cluster: string, gk: string, objects: ClusterObject[]): void;
   onList(cluster: string, gk: string, objects: ClusterObject[]): void;
   onChange(cluster: string): void;
 }
@@ -177,6 +179,7 @@ export class ClusterConnection {
           this.lastSyncAt = Date.now();
           this.sink.onEvent(this.name, gk, type, obj);
         },
+        onListPage: (objects) => this.sink.onListPage?.(this.name, gk, objects),
         onList: (objects) => {
           entry.synced = true;
           this.lastSyncAt = Date.now();

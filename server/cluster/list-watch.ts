@@ -16,6 +16,11 @@ export type ListWatchState = 'listing' | 'watching' | 'forbidden' | 'error' | 's
 
 export interface ListWatchHandlers {
   onEvent(type: WatchEventType, obj: ClusterObject): void;
+  /**
+   * One page of a (re)list as it arrives, so the consumer can index while the rest is on its way;
+   * `onList` still follows with the complete set.
+   */
+  onListPage?(objects: ClusterObject[]): void;
   /** The complete current set after a (re)list: objects not in it are gone. */
   onList(objects: ClusterObject[]): void;
   onState(state: ListWatchState, message: string | null): void;
@@ -103,20 +108,32 @@ export class ListWatch {
 
   private async list(): Promise<void> {
     const items: ClusterObject[] = [];
-    let cont: string | undefined;
     let rv = '';
     const limit = this.opts.pageSize ?? 500;
     const groupVersion = this.resource.group ? `${this.resource.group}/${this.resource.version}` : this.resource.version;
-    do {
+    const fetchPage = (cont: string | undefined) => {
       const q = new URLSearchParams({ limit: String(limit) });
       if (cont) q.set('continue', cont);
       this.abort = new AbortController();
-      const page = await getJson<ListBody>(this.kc, `${resourcePath(this.resource)}?${q}`, this.abort.signal);
-      // List items carry no apiVersion/kind: restore them, the engine needs both.
-      for (const it of page.items ?? []) items.push(this.trim({ apiVersion: groupVersion, kind: this.resource.kind, ...it }));
-      cont = page.metadata?.continue || undefined;
+      const page = getJson<ListBody>(this.kc, `${resourcePath(this.resource)}?${q}`, this.abort.signal);
+      // A page asked for ahead may fail after the loop has ended (stopped, or the consumer threw):
+      // the failure is then nobody's to handle, and must not become an unhandled rejection.
+      page.catch(() => {});
+      return page;
+    };
+    let next: Promise<ListBody> | null = fetchPage(undefined);
+    while (next && !this.stopped) {
+      const page: ListBody = await next;
+      const cont = page.metadata?.continue || undefined;
       rv = page.metadata?.resourceVersion ?? rv;
-    } while (cont && !this.stopped);
+      // The next page is asked for before this one is handled, so the API server's work on it
+      // overlaps ours on this one.
+      next = cont && !this.stopped ? fetchPage(cont) : null;
+      // List items carry no apiVersion/kind: restore them, the engine needs both.
+      const pageItems = (page.items ?? []).map((it) => this.trim({ apiVersion: groupVersion, kind: this.resource.kind, ...it }));
+      for (const it of pageItems) items.push(it);
+      if (!this.stopped) this.handlers.onListPage?.(pageItems);
+    }
     if (this.stopped) return;
     this.resourceVersion = rv;
     this.lists++;

@@ -88,6 +88,10 @@ export class LiveWorkloads {
           if (type === 'DELETED') this.index.remove(cluster, obj as KubeObject);
           else this.index.upsert(cluster, obj as KubeObject);
         },
+        onListPage: (cluster, _gk, objects) => {
+          for (const o of objects) this.noteOwners(cluster, o);
+          this.index.upsertMany(cluster, objects as KubeObject[]);
+        },
         onList: (cluster, gk, objects) => {
           for (const o of objects) this.noteOwners(cluster, o);
           this.index.replaceKind(cluster, gk, objects as KubeObject[]);
@@ -105,6 +109,7 @@ export class LiveWorkloads {
     for (const c of this.connections.values()) c.stop();
     this.connections.clear();
     if (this.changeTimer) clearTimeout(this.changeTimer);
+    this.index.close();
   }
 
   connection(name: string): ClusterConnection | undefined {

@@ -25,9 +25,23 @@ export const CORE_KINDS = new Map<string, string>([
   ['apps/StatefulSet', 'v1'],
 ]);
 
+/** apiVersion → kind → `group/Kind`: asked for every object and owner reference, so built once per pair. */
+const groupKinds = new Map<unknown, Map<unknown, string>>();
+
 /** `group/Kind` of an object or of an owner reference (both carry apiVersion and kind). */
 export function groupKindOf(o: { apiVersion?: unknown; kind?: unknown }): string {
-  return `${apiGroupOf(o.apiVersion)}/${String(o.kind)}`;
+  let byKind = groupKinds.get(o.apiVersion);
+  if (!byKind) {
+    // Only strings are cached: anything else is malformed input and must not grow the cache.
+    if (typeof o.apiVersion !== 'string') return `${apiGroupOf(o.apiVersion)}/${String(o.kind)}`;
+    groupKinds.set(o.apiVersion, (byKind = new Map()));
+  }
+  let gk = byKind.get(o.kind);
+  if (gk === undefined) {
+    gk = `${apiGroupOf(o.apiVersion)}/${String(o.kind)}`;
+    if (typeof o.kind === 'string') byKind.set(o.kind, gk);
+  }
+  return gk;
 }
 
 /** Errors that mean the definition does not fit the object's shape (not a pod or status detail). */
@@ -48,6 +62,11 @@ interface ClusterObjects {
   /** root uid → row id of the rows currently emitted */
   roots: Map<string, string>;
   dirty: Set<string>;
+  /**
+   * Rows resolved ahead while the cluster's initial lists are still arriving (root uid → row, or
+   * null when the object is no workload); emitted, unless dirtied again, once the cluster is synced.
+   */
+  warm: Map<string, WorkloadRow | null>;
 }
 
 export interface IndexOptions {
@@ -57,6 +76,9 @@ export interface IndexOptions {
   isExpectedKind?: (cluster: string, gk: string) => boolean;
   /** Hold a cluster's deltas until this says it finished its initial lists. */
   isSynced?: (cluster: string) => boolean;
+  /** Longest stretch of resolving ahead while a cluster's lists arrive, and the pause between stretches. */
+  warmSliceMs?: number;
+  warmIntervalMs?: number;
   now?: () => number;
 }
 
@@ -90,7 +112,7 @@ export class WorkloadIndex {
   private cluster(name: string): ClusterObjects {
     let c = this.clusters.get(name);
     if (!c) {
-      c = { objects: new Map(), children: new Map(), byKind: new Map(), roots: new Map(), dirty: new Set() };
+      c = { objects: new Map(), children: new Map(), byKind: new Map(), roots: new Map(), dirty: new Set(), warm: new Map() };
       this.clusters.set(name, c);
     }
     return c;
@@ -132,28 +154,54 @@ export class WorkloadIndex {
   // ----- object events -----
 
   upsert(cluster: string, obj: KubeObject): void {
+    this.upsertMany(cluster, [obj], false);
+  }
+
+  /**
+   * Adds or replaces objects (a watch event, a page of a list). With `skipUnchanged`, objects held
+   * already (the same object, or the same resourceVersion) are skipped: a list that follows its own
+   * pages, or a relist after 410, stays cheap. The workloads touched are found in bulk, with
+   * owner walks shared between siblings (100,000 pods have a few thousand owners).
+   */
+  upsertMany(cluster: string, objs: readonly KubeObject[], skipUnchanged = true): void {
     const c = this.cluster(cluster);
-    const uid = uidOf(obj);
-    if (!uid) return;
-    const prev = c.objects.get(uid);
-    if (prev) this.markAffected(cluster, c, prev);
-    if (prev) this.unlinkOwners(c, uid, prev);
-    c.objects.set(uid, obj);
-    const gk = groupKindOf(obj);
-    let kindSet = c.byKind.get(gk);
-    if (!kindSet) c.byKind.set(gk, (kindSet = new Set()));
-    kindSet.add(uid);
-    for (const ref of obj.metadata?.ownerReferences ?? []) {
-      if (!ref?.uid) continue;
-      let s = c.children.get(ref.uid);
-      if (!s) c.children.set(ref.uid, (s = new Set()));
-      s.add(uid);
+    const changed: KubeObject[] = [];
+    const before = new Map<string, string | null>();
+    for (const obj of objs) {
+      const uid = uidOf(obj);
+      if (!uid) continue;
+      const prev = c.objects.get(uid);
+      if (skipUnchanged && prev && (prev === obj || (prev.metadata?.resourceVersion && prev.metadata.resourceVersion === obj.metadata?.resourceVersion))) continue;
+      // The workload the previous version belonged to, before the ownership links change.
+      if (prev) this.markAffected(cluster, c, prev, before);
+      changed.push(obj);
     }
-    if (DEFINITION_KINDS.has(gk)) this.definitionChanged(cluster, uid, obj);
-    this.markAffected(cluster, c, obj);
-    // Objects that were waiting for this owner may have been roots of their own.
-    for (const child of c.children.get(uid) ?? []) if (c.roots.has(child)) c.dirty.add(child);
-    this.scheduleFlush();
+    const definitionsChanged: KubeObject[] = [];
+    for (const obj of changed) {
+      const uid = uidOf(obj);
+      const prev = c.objects.get(uid);
+      if (prev) this.unlinkOwners(c, uid, prev);
+      c.objects.set(uid, obj);
+      const gk = groupKindOf(obj);
+      let kindSet = c.byKind.get(gk);
+      if (!kindSet) c.byKind.set(gk, (kindSet = new Set()));
+      kindSet.add(uid);
+      for (const ref of obj.metadata?.ownerReferences ?? []) {
+        if (!ref?.uid) continue;
+        let s = c.children.get(ref.uid);
+        if (!s) c.children.set(ref.uid, (s = new Set()));
+        s.add(uid);
+      }
+      if (DEFINITION_KINDS.has(gk)) definitionsChanged.push(obj);
+    }
+    const after = new Map<string, string | null>();
+    for (const obj of changed) {
+      this.markAffected(cluster, c, obj, after);
+      // Objects that were waiting for this owner may have been roots of their own.
+      for (const child of c.children.get(uidOf(obj)) ?? []) if (c.roots.has(child) || c.warm.has(child)) c.dirty.add(child);
+    }
+    for (const obj of definitionsChanged) this.definitionChanged(cluster, uidOf(obj), obj);
+    if (changed.length > 0) this.scheduleFlush();
   }
 
   remove(cluster: string, obj: KubeObject): void {
@@ -183,12 +231,7 @@ export class WorkloadIndex {
         if (o) this.remove(cluster, o);
       }
     }
-    for (const o of objects) {
-      const prev = c.objects.get(uidOf(o));
-      // Unchanged objects (same resourceVersion) need no work: a relist after 410 stays cheap.
-      if (prev && prev.metadata?.resourceVersion && prev.metadata.resourceVersion === o.metadata?.resourceVersion) continue;
-      this.upsert(cluster, o);
-    }
+    this.upsertMany(cluster, objects);
     this.scheduleFlush();
   }
 
@@ -245,24 +288,31 @@ export class WorkloadIndex {
     return true;
   }
 
-  /** The top-level workload an object belongs to, by walking owners (controller first). */
-  private rootOf(cluster: string, c: ClusterObjects, obj: KubeObject): string | null {
+  /**
+   * The top-level workload an object belongs to, by walking owners (controller first). `memo` (uid →
+   * root) shares the walk between objects with common owners while the ownership links stay as they are.
+   */
+  private rootOf(cluster: string, c: ClusterObjects, obj: KubeObject, memo?: Map<string, string | null>): string | null {
     let cur: KubeObject | undefined = obj;
-    const seen = new Set<string>();
+    const walked: string[] = [];
+    let root: string | null = null;
     while (cur) {
       const uid = uidOf(cur);
-      if (seen.has(uid)) return null;
-      seen.add(uid);
-      if (this.isRoot(cluster, c, cur)) return uid;
+      const known = memo?.get(uid);
+      if (known !== undefined) { root = known; break; }
+      if (walked.includes(uid)) break; // an ownership cycle: no workload
+      walked.push(uid);
+      if (this.isRoot(cluster, c, cur)) { root = uid; break; }
       const refs: NonNullable<NonNullable<KubeObject['metadata']>['ownerReferences']> = cur.metadata?.ownerReferences ?? [];
       const ref = refs.find((r) => r?.controller && r.uid && c.objects.has(r.uid)) ?? refs.find((r) => r?.uid && c.objects.has(r.uid));
       cur = ref?.uid ? c.objects.get(ref.uid) : undefined;
     }
-    return null;
+    if (memo) for (const uid of walked) memo.set(uid, root);
+    return root;
   }
 
-  private markAffected(cluster: string, c: ClusterObjects, obj: KubeObject): void {
-    const r = this.rootOf(cluster, c, obj);
+  private markAffected(cluster: string, c: ClusterObjects, obj: KubeObject, memo?: Map<string, string | null>): void {
+    const r = this.rootOf(cluster, c, obj, memo);
     if (r) c.dirty.add(r);
   }
 
@@ -317,6 +367,12 @@ export class WorkloadIndex {
     return this.rowRoot.get(id);
   }
 
+  /** Stops pending flushes (the index stays readable). */
+  close(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+  }
+
   // ----- flushing -----
 
   private scheduleFlush(): void {
@@ -327,34 +383,59 @@ export class WorkloadIndex {
     }, this.opts.coalesceMs ?? 5);
   }
 
-  /** Resolves every dirty workload and emits the deltas (also called by tests directly). */
+  /**
+   * Resolves every dirty workload and emits the deltas (also called by tests directly). A cluster
+   * still receiving its initial lists emits nothing; its workloads are resolved ahead in slices of
+   * `warmSliceMs` between the arriving pages, so that little is left to do when the last list lands.
+   */
   flush(): RowDelta[] {
     const out: RowDelta[] = [];
     let held = false;
     for (const [name, c] of this.clusters) {
       if (this.opts.isSynced && !this.opts.isSynced(name)) {
-        if (c.dirty.size > 0) held = true;
+        this.warmCluster(name, c, this.opts.warmSliceMs ?? 40);
+        if (c.dirty.size > 0 || c.warm.size > 0) held = true;
         continue;
       }
       out.push(...this.flushCluster(name, c));
     }
-    if (held && !this.flushTimer) this.flushTimer = setTimeout(() => { this.flushTimer = null; this.flush(); }, 100);
+    if (held && !this.flushTimer) this.flushTimer = setTimeout(() => { this.flushTimer = null; this.flush(); }, this.opts.warmIntervalMs ?? 200);
     return out;
   }
 
+  private rowOf(cluster: string, c: ClusterObjects, uid: string): WorkloadRow | null {
+    const obj = c.objects.get(uid);
+    if (!obj || !this.isRoot(cluster, c, obj)) return null;
+    const r = this.resolve(cluster, uid);
+    return r ? rowOfTree(r.tree, typeof obj.metadata?.creationTimestamp === 'string' ? obj.metadata.creationTimestamp : null) : null;
+  }
+
+  private warmCluster(cluster: string, c: ClusterObjects, budgetMs: number): void {
+    const until = performance.now() + budgetMs;
+    let n = 0;
+    for (const uid of c.dirty) {
+      c.dirty.delete(uid);
+      c.warm.set(uid, this.rowOf(cluster, c, uid));
+      if (++n % 16 === 0 && performance.now() > until) break;
+    }
+  }
+
   private flushCluster(cluster: string, c: ClusterObjects): RowDelta[] {
-    if (c.dirty.size === 0) return [];
+    if (c.dirty.size === 0 && c.warm.size === 0) return [];
     const deltas: RowDelta[] = [];
-    const dirty = [...c.dirty];
-    c.dirty.clear();
+    const dirty = new Set(c.dirty);
+    for (const uid of c.warm.keys()) dirty.add(uid);
+    const fresh = c.dirty;
+    c.dirty = new Set();
+    const warm = c.warm;
+    c.warm = new Map();
     for (const uid of dirty) {
-      const obj = c.objects.get(uid);
       const prevId = c.roots.get(uid);
-      let row: WorkloadRow | null = null;
-      if (obj && this.isRoot(cluster, c, obj)) {
-        const r = this.resolve(cluster, uid);
-        if (r) row = rowOfTree(r.tree, typeof obj.metadata?.creationTimestamp === 'string' ? obj.metadata.creationTimestamp : null);
-      }
+      const ahead = fresh.has(uid) ? undefined : warm.get(uid);
+      // A row resolved ahead is still right unless its object changed since (then it is dirty again)
+      // or stopped being top-level (an owner arrived later).
+      const obj = c.objects.get(uid);
+      const row = ahead !== undefined ? (ahead && obj && this.isRoot(cluster, c, obj) ? ahead : null) : this.rowOf(cluster, c, uid);
       if (prevId && (!row || row.id !== prevId)) {
         c.roots.delete(uid);
         this.rows.delete(prevId);

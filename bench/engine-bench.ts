@@ -10,13 +10,10 @@ import { performance } from 'node:perf_hooks';
 import { catalogDefinitions, catalogDir } from '../server/catalog/index.ts';
 import { definitionForRoot, parseDocuments, pickRoot, resolveWorkload, type KubeObject } from '../server/engine/index.ts';
 import { jobSetObjects } from '../server/engine/test-support.ts';
+import { numberArg } from './measure.ts';
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const WORKLOADS = arg('workloads', 10_000);
-const PODS = arg('pods', 100_000);
+const WORKLOADS = numberArg('workloads', 10_000);
+const PODS = numberArg('pods', 100_000);
 
 const t0 = performance.now();
 const defs = catalogDefinitions();

@@ -20,18 +20,14 @@ import { applyScenario } from '../server/sim/scenarios/index.ts';
 import { MemoryStore } from '../server/sim/store/memory-store.ts';
 import { DefinitionSet, WorkloadIndex, groupKindOf } from '../server/workloads/index.ts';
 import { LiveWorkloads } from '../server/workloads/live.ts';
+import { mib, numberArg } from './measure.ts';
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 
 const clock = SimClock.manual();
 const store = new MemoryStore({ now: () => clock.date(), historySize: 1000 });
 const ctl = startControllers(store, { clock, seed: 1, autoDrain: false });
-const scenario = applyScenario(store, 'scale', { seed: 1, pods: arg('pods', 100_000), workloads: arg('workloads', 10_000), nodes: arg('nodes', 2_000), churnPerSecond: 0, clock });
+const scenario = applyScenario(store, 'scale', { seed: 1, pods: numberArg('pods', 100_000), workloads: numberArg('workloads', 10_000), nodes: numberArg('nodes', 2_000), churnPerSecond: 0, clock });
 ctl.settle();
 await store.idle();
 ctl.settle();
@@ -58,7 +54,7 @@ store.close();
 gc();
 
 const profileFile = process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : null;
-const runs = arg('runs', 3);
+const runs = numberArg('runs', 3);
 const session = profileFile ? new Session() : null;
 session?.connect();
 const catalog = LiveWorkloads.catalogEntries(loadCatalog());

@@ -14,21 +14,13 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { getJson, loadClusterConfigs, streamLines } from '../server/cluster/index.ts';
 import { podSpecGpus, type KubeObject } from '../server/engine/index.ts';
+import { mib, numberArg, percentile } from './measure.ts';
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const PODS = arg('pods', 100_000);
-const WORKLOADS = arg('workloads', 10_000);
-const NODES = arg('nodes', 2_000);
-const CHURN = arg('churn', 1_000);
-const SECONDS = arg('seconds', 10);
-const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
-};
+const PODS = numberArg('pods', 100_000);
+const WORKLOADS = numberArg('workloads', 10_000);
+const NODES = numberArg('nodes', 2_000);
+const CHURN = numberArg('churn', 1_000);
+const SECONDS = numberArg('seconds', 10);
 const node = process.execPath;
 
 /** Runs a command with its output into a file (kubectl's JSON for 100k pods is larger than a JS string may be). */
@@ -161,8 +153,8 @@ try {
   rawAbort.abort();
   server.stdin.write('report\n');
   const report = await nextReport();
-  console.log(`churn: ${sent} pod writes in ${SECONDS} s (${(sent / SECONDS).toFixed(0)}/s) over ${new Set(chosen.map((p) => rowOfPod.get(p))).size} workloads; write → SSE delta at a client p50 ${pct(latencies, 50).toFixed(0)} ms, p99 ${pct(latencies, 99).toFixed(0)} ms (${latencies.length} deltas timed)`);
-  console.log(`churn: write → watch event at a plain client (the API server's share) p50 ${pct(watchLatencies, 50).toFixed(0)} ms, p99 ${pct(watchLatencies, 99).toFixed(0)} ms`);
+  console.log(`churn: ${sent} pod writes in ${SECONDS} s (${(sent / SECONDS).toFixed(0)}/s) over ${new Set(chosen.map((p) => rowOfPod.get(p))).size} workloads; write → SSE delta at a client p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms (${latencies.length} deltas timed)`);
+  console.log(`churn: write → watch event at a plain client (the API server's share) p50 ${percentile(watchLatencies, 50).toFixed(0)} ms, p99 ${percentile(watchLatencies, 99).toFixed(0)} ms`);
   console.log(`churn: watch event → row delta inside the server (its own share) p50 ${report.p50.toFixed(1)} ms, p99 ${report.p99.toFixed(1)} ms, max ${report.max.toFixed(0)} ms (${report.timed} timed)`);
   console.log(`live: server RSS after churn ${mib(report.rssBytes)} (heap ${mib(report.heapBytes)})`);
   await reader.cancel().catch(() => {});

@@ -18,12 +18,9 @@ import { loadCatalog } from '../server/catalog/index.ts';
 import type { KubeObject } from '../server/engine/index.ts';
 import { LiveWorkloads } from '../server/workloads/index.ts';
 import { streamResponse } from '../server/stream/index.ts';
+import { percentile } from './measure.ts';
 
 const say = (o: object) => process.stdout.write(JSON.stringify(o) + '\n');
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
-};
 
 const clusters = loadClusterConfigs({ kubeconfig: process.argv[2] });
 const tStart = performance.now();
@@ -96,7 +93,7 @@ server.listen(0, '127.0.0.1', () => {
   });
 });
 for await (const line of createInterface({ input: process.stdin })) {
-  if (line.trim() === 'report') say({ p50: pct(latencies, 50), p99: pct(latencies, 99), max: pct(latencies, 100), timed: latencies.length, rssBytes: process.memoryUsage().rss, heapBytes: process.memoryUsage().heapUsed });
+  if (line.trim() === 'report') say({ p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: percentile(latencies, 100), timed: latencies.length, rssBytes: process.memoryUsage().rss, heapBytes: process.memoryUsage().heapUsed });
 }
 live.stop();
 server.close();

@@ -15,22 +15,19 @@ import { SimClock } from '../server/sim/clock.ts';
 import { startControllers } from '../server/sim/controllers/index.ts';
 import { applyScenario } from '../server/sim/scenarios/index.ts';
 import { MemoryStore } from '../server/sim/store/memory-store.ts';
+import { numberArg } from './measure.ts';
 
-function arg(name: string, dflt: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-}
 
 if (!process.execArgv.some((a) => a.startsWith('--max-semi-space-size')) && !process.argv.includes('--default-gc')) {
   const r = spawnSync(process.execPath, ['--max-semi-space-size=64', ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
   process.exit(r.status ?? 1);
 }
 
-const pods = arg('pods', 100_000);
-const workloads = arg('workloads', 10_000);
-const nodes = arg('nodes', 2_000);
-const churn = arg('churn', 1_000);
-const seed = arg('seed', 1);
+const pods = numberArg('pods', 100_000);
+const workloads = numberArg('workloads', 10_000);
+const nodes = numberArg('nodes', 2_000);
+const churn = numberArg('churn', 1_000);
+const seed = numberArg('seed', 1);
 
 const clock = SimClock.manual();
 // History sized like the API server's default watch cache window.

@@ -231,8 +231,8 @@ export class WorkloadIndex {
         if (o) this.remove(cluster, o);
       }
     }
+    // Both remove() and upsertMany() schedule the flush when they changed anything.
     this.upsertMany(cluster, objects);
-    this.scheduleFlush();
   }
 
   /** Forget a cluster entirely (removed from the configuration). */
@@ -423,13 +423,12 @@ export class WorkloadIndex {
   private flushCluster(cluster: string, c: ClusterObjects): RowDelta[] {
     if (c.dirty.size === 0 && c.warm.size === 0) return [];
     const deltas: RowDelta[] = [];
-    const dirty = new Set(c.dirty);
-    for (const uid of c.warm.keys()) dirty.add(uid);
     const fresh = c.dirty;
-    c.dirty = new Set();
     const warm = c.warm;
+    c.dirty = new Set();
     c.warm = new Map();
-    for (const uid of dirty) {
+    const todo = new Set([...fresh, ...warm.keys()]);
+    for (const uid of todo) {
       const prevId = c.roots.get(uid);
       const ahead = fresh.has(uid) ? undefined : warm.get(uid);
       // A row resolved ahead is still right unless its object changed since (then it is dirty again)

@@ -31,6 +31,21 @@ export const DEFAULT_POOLS: NodePool[] = [
   { type: 'cpu', count: 2 },
 ];
 
+/**
+ * Reconciles and lets the store's garbage collector run, round after round, until a round writes
+ * nothing; false when `maxRounds` were not enough.
+ */
+export async function settleUntilSteady(store: MemoryStore, ctl: ControllerHandle, maxRounds: number): Promise<boolean> {
+  for (let i = 0; i < maxRounds; i++) {
+    const before = store.resourceVersion();
+    ctl.settle();
+    await store.idle();
+    ctl.settle();
+    if (store.resourceVersion() === before) return true;
+  }
+  return false;
+}
+
 export function fixture(opts: Partial<Omit<ControllerOptions, 'clock'>> & { pools?: NodePool[] } = {}): Fixture {
   const clock = SimClock.manual();
   const store = new MemoryStore({ now: () => clock.date(), initialResourceVersion: 1000 });
@@ -49,14 +64,7 @@ export function fixture(opts: Partial<Omit<ControllerOptions, 'clock'>> & { pool
     clock,
   });
   const settle = async (): Promise<void> => {
-    for (let i = 0; i < 200; i++) {
-      const before = store.resourceVersion();
-      ctl.settle();
-      await store.idle();
-      ctl.settle();
-      if (store.resourceVersion() === before) return;
-    }
-    throw new Error('fixture: no steady state after 200 rounds');
+    if (!(await settleUntilSteady(store, ctl, 200))) throw new Error('fixture: no steady state after 200 rounds');
   };
   return {
     store,

@@ -4,19 +4,12 @@
  * controllers (started separately on the same store) do the rest.
  */
 
-import type { SimClock } from '../clock.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import { applyDemo } from './demo.ts';
-import { applyScale } from './scale.ts';
+import { applyScale, type ScaleOptions } from './scale.ts';
 
-export interface ScenarioOptions {
-  seed?: number;
-  pods?: number;
-  workloads?: number;
-  nodes?: number;
-  churnPerSecond?: number;
-  clock?: SimClock;
-}
+/** Every scenario's options: the scale scenario's, of which the demo reads the seed and the clock. */
+export type ScenarioOptions = ScaleOptions;
 
 export function applyScenario(store: ObjectStore, name: 'demo' | 'scale', options: ScenarioOptions = {}): { stop(): void } {
   if (name === 'demo') return applyDemo(store, options);

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SimClock } from '../clock.ts';
 import { startControllers } from '../controllers/index.ts';
+import { settleUntilSteady } from '../controllers/testing.ts';
 import { MemoryStore } from '../store/memory-store.ts';
 import type { KubeObject } from '../store/object-store.ts';
 import { applyScenario } from './index.ts';
@@ -28,13 +29,7 @@ function setup(seed = 1): { store: MemoryStore; clock: SimClock; ctl: ReturnType
   const store = new MemoryStore({ now: () => clock.date(), initialResourceVersion: 1 });
   const ctl = startControllers(store, { clock, seed, autoDrain: false, maxReconcilesPerSettle: 2_000_000 });
   const settle = async (): Promise<void> => {
-    for (let i = 0; i < 100; i++) {
-      const rv = store.resourceVersion();
-      ctl.settle();
-      await store.idle();
-      ctl.settle();
-      if (rv === store.resourceVersion()) return;
-    }
+    await settleUntilSteady(store, ctl, 100);
   };
   return { store, clock, ctl, settle };
 }

@@ -1,12 +1,6 @@
 /** A definition's components as a small graph: each component under its parent, pod-bearing ones marked. */
+import type { DefinitionComponent } from '../../contract/index.ts';
 import type { GraphEdge, GraphModel, GraphNode } from '../graph/build-graph.ts';
-
-export interface DefinitionComponent {
-  name: string;
-  parent: string | null;
-  kind: string;
-  hasPodDefinition: boolean;
-}
 
 export function definitionGraph(components: readonly DefinitionComponent[]): GraphModel {
   const names = new Set(components.map((c) => c.name));

@@ -1,33 +1,5 @@
-/** The shapes of `GET /api/definitions` and `/api/definitions/{name}`. */
-import type { DefinitionComponent } from './definition-graph.ts';
-
-export interface DefinitionError {
-  code: string;
-  message: string;
-  path: string;
-}
-
-export interface DefinitionItem {
-  name: string;
-  source: 'catalog' | 'cluster' | string;
-  cluster: string | null;
-  kind: string;
-  apiVersion: string;
-  valid: boolean;
-  errors: DefinitionError[];
-  workloads: number;
-  components: DefinitionComponent[];
-}
-
-export interface DefinitionDetailItem extends DefinitionItem {
-  yaml: string;
-}
-
-export interface ValidateResult {
-  valid: boolean;
-  definitions: DefinitionItem[];
-  errors: DefinitionError[];
-}
+/** The shapes of `GET /api/definitions`, `/api/definitions/{name}` and the validate call (the contract's). */
+export type { DefinitionItem, DefinitionDetail as DefinitionDetailItem, ValidateResult, EngineError as DefinitionError } from '../../contract/index.ts';
 
 export async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
   const res = await fetch(url, { cache: 'no-store', ...init });

@@ -15,7 +15,7 @@ test('a JobSet: workload → replicatedjob → leader/worker instances → pods,
   assert.ok(edges.includes('i:replicatedjob/worker->p:team-a/train-worker-1'));
   const worker = g.nodes.find((n) => n.id === 'i:replicatedjob/worker')!;
   assert.equal(worker.gpus, 8);
-  assert.equal(worker.gpuHint, '8 nvidia.com/gpu');
+  assert.equal(worker.gpuHint, '8 nvidia.com/gpu · allocated 8, requested 8, desired 8');
   assert.match(worker.subtitle, /2\/2 pods · 4 GPU\/pod/);
   assert.equal(g.nodes[0].gpus, 12);
   assert.equal(g.nodes[0].tone, 'ok');
@@ -52,11 +52,27 @@ test('a role with hundreds of pods collapses into one node with counts, and expa
 test('unmatched pods stand apart, not connected to the workload', () => {
   const tree = jobSetTree(1, 1);
   tree.unmatchedPods = [pod('stray', null, null, 2)];
+  tree.unmatchedGpus = { desired: { total: 0, byResource: {} }, requested: { total: 2, byResource: { 'nvidia.com/gpu': 2 } }, allocated: { total: 2, byResource: { 'nvidia.com/gpu': 2 } } };
   const g = buildGraph(tree, 'Degraded');
   assert.ok(g.nodes.some((n) => n.id === 'unmatched' && n.gpus === 2));
   assert.ok(g.edges.some((e) => e.source === 'unmatched' && e.target === 'u:team-a/stray'));
   assert.ok(!g.edges.some((e) => e.target === 'unmatched'));
   assert.equal(g.nodes[0].tone, 'warn');
+});
+
+test('every level shows the figures the tree gives: a finished pod is not summed back in', () => {
+  const tree = jobSetTree(1, 2);
+  // One worker finished: the engine no longer counts its GPUs as requested or allocated.
+  tree.pods[2] = { ...tree.pods[2], phase: 'Succeeded', ready: false, allocated: false };
+  const worker = tree.components[1].instances[1];
+  worker.gpus = { ...worker.gpus, requested: { total: 4, byResource: { 'nvidia.com/gpu': 4 } }, allocated: { total: 4, byResource: { 'nvidia.com/gpu': 4 } } };
+  const g = buildGraph(tree, 'Running');
+  const node = g.nodes.find((n) => n.id === 'i:replicatedjob/worker')!;
+  assert.equal(node.gpus, 4);
+  assert.match(node.gpuHint, /allocated 4, requested 4, desired 8$/);
+  // Nothing requested any more: the node shows what the templates ask for.
+  worker.gpus = { ...worker.gpus, requested: { total: 0, byResource: {} }, allocated: { total: 0, byResource: {} } };
+  assert.equal(buildGraph(tree, 'Running').nodes.find((n) => n.id === 'i:replicatedjob/worker')!.gpus, 8);
 });
 
 test('tones: failures dominate, not-ready is amber, all finished is done', () => {

@@ -3,7 +3,7 @@
  * left of what they own. Big roles collapse into one node with counts (expanded on click);
  * pods no component claims hang off a separate "unmatched" node.
  */
-import type { TreePod, WorkloadStatusName, WorkloadTree } from '../../server/engine/tree.ts';
+import type { GpuFigures, GpuTotal, TreePod, WorkloadStatusName, WorkloadTree } from '../../contract/index.ts';
 
 export type Tone = 'ok' | 'warn' | 'wait' | 'bad' | 'done' | 'idle';
 export type NodeType = 'workload' | 'component' | 'instance' | 'pods' | 'pod' | 'unmatched';
@@ -24,7 +24,10 @@ export interface GraphNode {
   title: string;
   subtitle: string;
   tone: Tone;
-  /** GPUs shown on the node (pods' effective requests), null when it has none to speak of. */
+  /**
+   * GPUs shown on the node, null when it has none to speak of: the tree's requested figure at that
+   * level (desired when nothing is requested), or a pod's own request. Never recomputed here.
+   */
   gpus: number | null;
   /** Resource names behind `gpus`, for the hover. */
   gpuHint: string;
@@ -110,17 +113,22 @@ function podGpus(p: TreePod): number {
   return t;
 }
 
-function gpuHintOf(pods: readonly TreePod[]): string {
-  const by: Record<string, number> = {};
-  for (const p of pods) for (const [r, n] of Object.entries(p.gpus)) by[r] = (by[r] ?? 0) + n;
-  const parts = Object.entries(by).filter(([, n]) => n > 0).sort(([a], [b]) => (a < b ? -1 : 1));
-  return parts.map(([r, n]) => `${Math.round(n * 100) / 100} ${r}`).join(', ');
+const round = (n: number) => Math.round(n * 100) / 100;
+
+function resourcesText(t: GpuTotal): string {
+  return Object.entries(t.byResource)
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([r, n]) => `${round(n)} ${r}`)
+    .join(', ');
 }
 
-function sumGpus(pods: readonly TreePod[]): number {
-  let t = 0;
-  for (const p of pods) t += podGpus(p);
-  return Math.round(t * 1000) / 1000;
+/** What a workload, component or instance node shows: its requested GPUs, else its desired ones. */
+function figuresOnNode(f: GpuFigures): Pick<GraphNode, 'gpus' | 'gpuHint'> {
+  const shown = f.requested.total > 0 ? f.requested : f.desired;
+  if (shown.total === 0 && f.allocated.total === 0) return { gpus: null, gpuHint: '' };
+  const levels = `allocated ${round(f.allocated.total)}, requested ${round(f.requested.total)}, desired ${round(f.desired.total)}`;
+  return { gpus: round(shown.total) || null, gpuHint: [resourcesText(shown), levels].filter(Boolean).join(' · ') };
 }
 
 function countsText(c: PodCounts): string {
@@ -146,12 +154,13 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
     title: tree.workload.name,
     subtitle: `${tree.workload.kind} · ${status}`,
     tone: statusTone(status),
-    gpus: tree.gpus.requested.total || tree.gpus.desired.total || null,
-    gpuHint: `allocated ${tree.gpus.allocated.total}, requested ${tree.gpus.requested.total}, desired ${tree.gpus.desired.total}`,
+    ...figuresOnNode(tree.gpus),
   });
 
   // Which node holds the pods of a (component, instance): an instance node, its component, or the workload.
   const holderOf = new Map<string, string>();
+  // The tree's figures for a holder whose pods are exactly one component's or one instance's.
+  const holderFigures = new Map<string, GpuFigures>();
   const key = (component: string | null, instance: string | null) => `${component ?? ''}\u0000${instance ?? ''}`;
   const nodeOfComponent = (name: string | null): string => (name === null || (root && name === root.name) ? 'workload' : `c:${name}`);
 
@@ -167,12 +176,12 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
         title: c.name,
         subtitle: [kindName, c.hasPodDefinition ? `${pods.length}${desired ? `/${desired}` : ''} pods` : ''].filter(Boolean).join(' · '),
         tone: c.hasPodDefinition ? groupTone(pods, desired) : pods.length ? groupTone(pods) : 'idle',
-        gpus: c.hasPodDefinition ? sumGpus(pods) : null,
-        gpuHint: gpuHintOf(pods),
+        ...(c.hasPodDefinition || pods.length ? figuresOnNode(c.gpus) : { gpus: null, gpuHint: '' }),
       });
       edge(nodeOfComponent(c.parent), cid);
     }
     const showInstances = c.instances.filter((i) => i.id !== '' && !(c.instances.length === 1 && i.id === c.name));
+    if (showInstances.length === 0) holderFigures.set(cid, c.gpus);
     for (const inst of c.instances) {
       if (!showInstances.includes(inst)) {
         holderOf.set(key(c.name, inst.id), cid);
@@ -187,9 +196,9 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
         title: inst.id,
         subtitle: `${pods.length}/${inst.replicas ?? pods.length} pods${perPod ? ` · ${Math.round(perPod * 100) / 100} GPU/pod` : ''}`,
         tone: groupTone(pods, inst.replicas ?? 0),
-        gpus: sumGpus(pods),
-        gpuHint: gpuHintOf(pods),
+        ...figuresOnNode(inst.gpus),
       });
+      holderFigures.set(iid, inst.gpus);
       edge(cid, iid);
       holderOf.set(key(c.name, inst.id), iid);
     }
@@ -213,14 +222,15 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
       title: 'Unmatched pods',
       subtitle: `${c.total} owned, claimed by no component`,
       tone: 'warn',
-      gpus: sumGpus(tree.unmatchedPods),
-      gpuHint: gpuHintOf(tree.unmatchedPods),
+      ...figuresOnNode(tree.unmatchedGpus),
     });
+    holderFigures.set('unmatched', tree.unmatchedGpus);
     emitPods('unmatched', tree.unmatchedPods, 'u');
   }
   return { nodes, edges };
 
   function emitPods(holder: string, pods: TreePod[], prefix: string): void {
+    const figures = holderFigures.get(holder);
     const sorted = [...pods].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (sorted.length > collapseAbove) {
       const toggle = holder;
@@ -238,8 +248,7 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
           title: `${counts.total} pods`,
           subtitle: countsText(counts),
           tone: groupTone(sorted),
-          gpus: sumGpus(sorted),
-          gpuHint: gpuHintOf(sorted),
+          ...(figures ? figuresOnNode(figures) : { gpus: null, gpuHint: '' }),
           counts,
           toggle,
           expanded: false,
@@ -257,8 +266,8 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
         title: p.name,
         subtitle: [p.phase + (p.phase === 'Running' && !p.ready ? ' (not ready)' : ''), p.node ?? 'unscheduled'].join(' · '),
         tone: podTone(p),
-        gpus: g || null,
-        gpuHint: gpuHintOf([p]),
+        gpus: g ? round(g) : null,
+        gpuHint: resourcesText({ total: g, byResource: p.gpus }),
       });
       edge(holder, id);
     }

@@ -1,5 +1,5 @@
 /** Workload trees for the graph and panel unit tests. */
-import type { GpuTotal, TreePod, WorkloadTree } from '../../server/engine/tree.ts';
+import type { GpuFigures, GpuTotal, TreePod, WorkloadTree } from '../../contract/index.ts';
 
 export function pod(name: string, component: string | null, instance: string | null, gpus = 4, phase = 'Running', ready = true): TreePod {
   return {
@@ -19,6 +19,8 @@ export function pod(name: string, component: string | null, instance: string | n
 }
 
 const total = (n: number): GpuTotal => ({ total: n, byResource: n ? { 'nvidia.com/gpu': n } : {} });
+/** Every pod running and bound: desired = requested = allocated. */
+const figures = (n: number): GpuFigures => ({ desired: total(n), requested: total(n), allocated: total(n) });
 
 export function jobSetTree(leaders: number, workers: number): WorkloadTree {
   const pods: TreePod[] = [];
@@ -30,16 +32,17 @@ export function jobSetTree(leaders: number, workers: number): WorkloadTree {
     definition: { name: 'jobset-x-k8s-io-jobset-v1alpha2', source: 'catalog' },
     status: { matched: ['Running'], phase: null, conditions: [] },
     components: [
-      { name: 'jobset', kind: 'jobset.x-k8s.io/v1alpha2/JobSet', parent: null, hasPodDefinition: false, instances: [{ id: '', replicas: null, minReplicas: null, maxReplicas: null, gpusPerPod: {}, livePods: 0 }] },
+      { name: 'jobset', kind: 'jobset.x-k8s.io/v1alpha2/JobSet', parent: null, hasPodDefinition: false, instances: [{ id: '', replicas: null, minReplicas: null, maxReplicas: null, gpusPerPod: {}, livePods: 0, gpus: figures(0) }], gpus: figures(0) },
       {
         name: 'replicatedjob',
         kind: 'batch/v1/Job',
         parent: 'jobset',
         hasPodDefinition: true,
         instances: [
-          { id: 'leader', replicas: leaders, minReplicas: null, maxReplicas: null, gpusPerPod: { 'nvidia.com/gpu': 4 }, livePods: leaders },
-          { id: 'worker', replicas: workers, minReplicas: null, maxReplicas: null, gpusPerPod: { 'nvidia.com/gpu': 4 }, livePods: workers },
+          { id: 'leader', replicas: leaders, minReplicas: null, maxReplicas: null, gpusPerPod: { 'nvidia.com/gpu': 4 }, livePods: leaders, gpus: figures(leaders * 4) },
+          { id: 'worker', replicas: workers, minReplicas: null, maxReplicas: null, gpusPerPod: { 'nvidia.com/gpu': 4 }, livePods: workers, gpus: figures(workers * 4) },
         ],
+        gpus: figures(g),
       },
     ],
     roles: [
@@ -48,7 +51,8 @@ export function jobSetTree(leaders: number, workers: number): WorkloadTree {
     ],
     pods,
     unmatchedPods: [],
-    gpus: { desired: total(g), requested: total(g), allocated: total(g) },
+    gpus: figures(g),
+    unmatchedGpus: figures(0),
     gang: [],
     errors: [],
   };
@@ -59,11 +63,12 @@ export function podTree(): WorkloadTree {
     workload: { apiVersion: 'v1', kind: 'Pod', namespace: 'team-a', name: 'notebook', uid: 'u2', cluster: 'sim' },
     definition: { name: 'core-pod-v1', source: 'catalog' },
     status: { matched: ['Running'], phase: 'Running', conditions: [] },
-    components: [{ name: 'pod', kind: 'v1/Pod', parent: null, hasPodDefinition: true, instances: [{ id: '', replicas: 1, minReplicas: null, maxReplicas: null, gpusPerPod: { 'nvidia.com/gpu': 1 }, livePods: 1 }] }],
+    components: [{ name: 'pod', kind: 'v1/Pod', parent: null, hasPodDefinition: true, instances: [{ id: '', replicas: 1, minReplicas: null, maxReplicas: null, gpusPerPod: { 'nvidia.com/gpu': 1 }, livePods: 1, gpus: figures(1) }], gpus: figures(1) }],
     roles: [{ name: 'pod', component: 'pod', instance: '', desiredPods: 1, livePods: 1, readyPods: 1, gpusPerPod: { 'nvidia.com/gpu': 1 } }],
     pods: [pod('notebook', 'pod', '', 1)],
     unmatchedPods: [],
-    gpus: { desired: total(1), requested: total(1), allocated: total(1) },
+    gpus: figures(1),
+    unmatchedGpus: figures(0),
     gang: [],
     errors: [],
   };

@@ -2,7 +2,7 @@
 
 import { createContext, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ReactNode } from 'react';
-import type { ClusterInfo, WorkloadRow } from '../../server/workloads/row.ts';
+import type { ClusterInfo, WorkloadRow } from '../../contract/index.ts';
 import { RowStore } from './row-store.ts';
 import { StreamClient } from './stream-client.ts';
 import type { ConnectionState } from './stream-client.ts';

@@ -3,8 +3,7 @@
  * everything (rows it lacks are gone), deltas upsert or remove one row each. Deltas at or below
  * the last applied sequence number are duplicates of what a resume re-sent, and are skipped.
  */
-import type { ClusterInfo, RowDelta, WorkloadRow } from '../../server/workloads/row.ts';
-import type { SnapshotEvent } from '../../server/stream/protocol.ts';
+import type { ClusterInfo, RowDelta, WorkloadRow, SnapshotEvent } from '../../contract/index.ts';
 
 export class RowStore {
   private rows = new Map<string, WorkloadRow>();

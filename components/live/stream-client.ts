@@ -3,12 +3,9 @@
  * `Last-Event-ID`, treats a silent connection (no bytes, not even the heartbeat) as dropped, and
  * reports its state so the page can say "live", "reconnecting" or "stale since …".
  */
-import type { ClusterInfo, RowDelta } from '../../server/workloads/row.ts';
-import type { SnapshotEvent } from '../../server/stream/protocol.ts';
+import { HEARTBEAT_MS, type ClusterInfo, type RowDelta, type SnapshotEvent } from '../../contract/index.ts';
 import { SseParser } from './sse-parser.ts';
 
-/** The server's heartbeat period (`HEARTBEAT_MS` in the stream protocol; pages import only its types). */
-const HEARTBEAT_MS = 10_000;
 
 export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting';
 

@@ -1,4 +1,4 @@
-import type { WorkloadStatusName } from '../../server/engine/tree.ts';
+import type { WorkloadStatusName } from '../../contract/index.ts';
 
 const STYLES: Record<string, string> = {
   Running: 'bg-emerald-100 text-emerald-800 ring-emerald-600/20 dark:bg-emerald-950 dark:text-emerald-300 dark:ring-emerald-400/30',

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import type { WorkloadTree } from '../../server/engine/tree.ts';
+import type { WorkloadTree } from '../../contract/index.ts';
 import { WindowedList } from '../ui/WindowedList.tsx';
 import { formatGpus } from '../workloads/format.ts';
 import { definitionHref } from '../workloads/workload-href.ts';

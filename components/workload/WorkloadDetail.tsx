@@ -4,8 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { stringify } from 'yaml';
-import type { WorkloadTree } from '../../server/engine/tree.ts';
-import type { WorkloadRow } from '../../server/workloads/row.ts';
+import type { WorkloadDetail as WorkloadDetailPayload, WorkloadRow } from '../../contract/index.ts';
 import { buildGraph } from '../graph/build-graph.ts';
 import { FlowGraph } from '../graph/FlowGraph.tsx';
 import { clockTime } from '../live/connection-label.ts';
@@ -18,12 +17,7 @@ import { keyId, workloadApi } from '../workloads/workload-href.ts';
 import type { WorkloadKey } from '../workloads/workload-href.ts';
 import { DefinitionPanel, GangPanel, GpuPanel, Panel, PodsPanel, RolesPanel, StatusPanel } from './Panels.tsx';
 
-interface Detail {
-  row: WorkloadRow;
-  tree: WorkloadTree;
-  object: unknown;
-  definition: { name: string; source: string; yaml?: string };
-}
+type Detail = WorkloadDetailPayload;
 
 class HttpError extends Error {
   constructor(

@@ -1,5 +1,5 @@
 /** Tables of the workload page, derived from the tree: GPUs by resource, roles, pods. */
-import type { GpuAmounts, TreePod, WorkloadTree } from '../../server/engine/tree.ts';
+import type { GpuAmounts, TreePod, WorkloadTree } from '../../contract/index.ts';
 import { describeResource, formatGpus } from '../workloads/format.ts';
 
 export interface GpuResourceRow {

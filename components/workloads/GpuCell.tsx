@@ -1,4 +1,4 @@
-import type { WorkloadRow } from '../../server/workloads/row.ts';
+import type { WorkloadRow } from '../../contract/index.ts';
 import { amountsText, formatGpus, migProfiles } from './format.ts';
 
 /**

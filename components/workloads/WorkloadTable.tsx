@@ -2,7 +2,7 @@
 
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
-import type { WorkloadRow } from '../../server/workloads/row.ts';
+import type { WorkloadRow } from '../../contract/index.ts';
 import { KindIcon } from '../ui/KindIcon.tsx';
 import { StatusBadge } from '../ui/StatusBadge.tsx';
 import { anchorAt, restoreAnchor, revealScrollTop, visibleRange } from '../ui/virtual-window.ts';

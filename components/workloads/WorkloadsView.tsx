@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
-import type { WorkloadRow } from '../../server/workloads/row.ts';
+import type { WorkloadRow } from '../../contract/index.ts';
 import { describeConnection } from '../live/connection-label.ts';
 import { useConnection, useLiveRows, useNow } from '../live/LiveProvider.tsx';
 import { Notices } from '../ui/Notices.tsx';

@@ -6,7 +6,7 @@
  * `namespace` is a reserved word in CEL, so the namespace is `ns` (or `self.namespace`).
  */
 import { Environment } from '@marcbachmann/cel-js';
-import type { WorkloadRow } from '../../server/workloads/row.ts';
+import type { WorkloadRow } from '../../contract/index.ts';
 
 /** Variables an expression may use; anything else is reported before evaluation. */
 export const CEL_VARIABLES = [

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { clusterNotices } from './cluster-notices.ts';
-import type { ClusterInfo } from '../../server/workloads/row.ts';
+import type { ClusterInfo } from '../../contract/index.ts';
 
 const base: ClusterInfo = { name: 'a', state: 'connected', message: null, server: 'https://x', servedKinds: 10, watchedKinds: [], forbiddenKinds: [], definitionApis: { karta: [], resourceInterface: [] }, lastSyncAt: null, synced: true };
 

@@ -1,5 +1,5 @@
 /** Which clusters or kinds the user must be told about: unreachable, still connecting, forbidden kinds. */
-import type { ClusterInfo } from '../../server/workloads/row.ts';
+import type { ClusterInfo } from '../../contract/index.ts';
 
 export interface ClusterNotice {
   cluster: string;

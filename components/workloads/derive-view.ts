@@ -2,7 +2,7 @@
  * From all live rows and the view to what the table shows: plain filters, then the CEL filter
  * (the costlier one, on fewer rows), then the sort, then the totals of what is left.
  */
-import type { WorkloadRow } from '../../server/workloads/row.ts';
+import type { WorkloadRow } from '../../contract/index.ts';
 import { compileCelFilter, runCelFilter } from './cel-filter.ts';
 import { filterRows } from './row-filter.ts';
 import { sortRows } from './row-sort.ts';

@@ -1,5 +1,5 @@
 /** Formatting shared by the table and the workload page: ages, GPU amounts and resource names. */
-import type { GpuAmounts } from '../../server/engine/tree.ts';
+import type { GpuAmounts } from '../../contract/index.ts';
 
 /** kubectl-style age: `42s`, `7m`, `5h`, `3d` (hours up to two days, as kubectl does). */
 export function formatAge(createdAt: string | null, now: number): string {

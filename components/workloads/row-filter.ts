@@ -2,7 +2,7 @@
  * The table's plain filters (everything but the CEL box): status, kind, namespace, cluster, GPU
  * range and presets, free text. Lists are "any of"; different filters are "all of".
  */
-import type { WorkloadRow } from '../../server/workloads/row.ts';
+import type { WorkloadRow } from '../../contract/index.ts';
 import type { ViewState } from './view-state.ts';
 
 // One lower-cased haystack per row object (rows are immutable; a change is a new object).

@@ -2,7 +2,7 @@
  * Sorting by any column. Ties fall back to cluster/namespace/name so the order is total and stable
  * across live updates (rows do not swap places when an unrelated row changes).
  */
-import type { WorkloadRow } from '../../server/workloads/row.ts';
+import type { WorkloadRow } from '../../contract/index.ts';
 import type { SortKey, SortOrder } from './view-state.ts';
 
 // Problems first: the order people scan a status column in.

@@ -1,5 +1,5 @@
 /** Row builders for the dashboard's unit tests (not shipped in pages). */
-import type { WorkloadRow } from '../../server/workloads/row.ts';
+import type { WorkloadRow } from '../../contract/index.ts';
 
 export interface RowInput {
   cluster?: string;

@@ -1,5 +1,5 @@
 /** Totals above the table, for the rows that are shown. */
-import type { WorkloadRow } from '../../server/workloads/row.ts';
+import type { WorkloadRow } from '../../contract/index.ts';
 
 export interface Totals {
   workloads: number;

@@ -1,5 +1,5 @@
 /** Links between the table, the workload page and the API (namespace `_` for cluster-scoped). */
-import type { WorkloadRow } from '../../server/workloads/row.ts';
+import type { WorkloadRow } from '../../contract/index.ts';
 
 export interface WorkloadKey {
   cluster: string;

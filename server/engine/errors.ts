@@ -1,11 +1,7 @@
-/** Errors are values: a code, a message for people, and where they came from. */
-export interface EngineError {
-  /** Stable machine-readable code, e.g. `definition.invalid`, `expression.runtime`. */
-  code: string;
-  message: string;
-  /** Field path inside the definition (`spec.structureDefinition.rootComponent...`) or object (`pod default/x`). */
-  path: string;
-}
+/** Errors are values: a code, a message for people, and where they came from (the contract's shape). */
+import type { EngineError } from '../../contract/tree.ts';
+
+export type { EngineError };
 
 export function engineError(code: string, message: string, path = ''): EngineError {
   return { code, message, path };

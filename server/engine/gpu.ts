@@ -6,7 +6,7 @@
  * `restartPolicy: Always`) keep running and add to both; pod overhead adds on top.
  */
 import { parseQuantity } from './quantity.ts';
-import type { GpuAmounts, GpuTotal } from './tree.ts';
+import type { GpuAmounts, GpuFigures, GpuTotal } from './tree.ts';
 
 export type GpuResourceMatcher = (resourceName: string) => boolean;
 
@@ -121,6 +121,18 @@ export function addToTotal(t: GpuTotal, amounts: GpuAmounts, factor = 1): void {
     if (v * factor === 0) continue;
     t.byResource[k] = (t.byResource[k] ?? 0) + v * factor;
     t.total += v * factor;
+  }
+}
+
+export function emptyFigures(): GpuFigures {
+  return { desired: emptyTotal(), requested: emptyTotal(), allocated: emptyTotal() };
+}
+
+/** One pod's GPUs into every level's figures: requested while live, allocated while it holds them. */
+export function addPodToFigures(figures: readonly GpuFigures[], gpus: GpuAmounts, live: boolean, allocated: boolean): void {
+  for (const f of figures) {
+    if (live) addToTotal(f.requested, gpus);
+    if (allocated) addToTotal(f.allocated, gpus);
   }
 }
 

@@ -1,22 +1,17 @@
 /** Read models for the API: row pages, workload details, definition listings. Pure over the index. */
 import { stringify } from 'yaml';
-import { loadDefinitionsFromText, compileDefinition, type EngineError, type KubeObject, type WorkloadTree } from '../engine/index.ts';
+import type { DefinitionDetail, DefinitionItem, ValidateResult, WorkloadDetail, WorkloadPage } from '../../contract/index.ts';
+import { loadDefinitionsFromText, compileDefinition } from '../engine/index.ts';
 import type { DefinitionEntry } from './definitions.ts';
 import { rowMatches, sortRows, type RowFilter, type SortField } from './filter.ts';
 import { rowId, type WorkloadRow } from './row.ts';
 import type { WorkloadIndex } from './workload-index.ts';
 
-export function pageOfRows(index: WorkloadIndex, filter: RowFilter, sort: SortField, order: 'asc' | 'desc', limit: number, offset: number): { total: number; rows: WorkloadRow[] } {
+export function pageOfRows(index: WorkloadIndex, filter: RowFilter, sort: SortField, order: 'asc' | 'desc', limit: number, offset: number): WorkloadPage {
   const matching = index.allRows().filter((r) => rowMatches(r, filter));
   return { total: matching.length, rows: sortRows(matching, sort, order).slice(offset, offset + limit) };
 }
 
-export interface WorkloadDetail {
-  row: WorkloadRow;
-  tree: WorkloadTree;
-  object: KubeObject;
-  definition: { name: string; source: string; yaml: string };
-}
 
 export function workloadDetail(index: WorkloadIndex, cluster: string, namespace: string, kind: string, name: string): WorkloadDetail | null {
   const id = rowId(cluster, namespace === '_' ? '' : namespace, kind, name);
@@ -27,18 +22,6 @@ export function workloadDetail(index: WorkloadIndex, cluster: string, namespace:
   if (!r) return null;
   const entry = index.definitions.all().find((d) => d.name === r.tree.definition.name && d.source === r.tree.definition.source && (d.cluster === null || d.cluster === cluster));
   return { row, tree: r.tree, object: r.object, definition: { name: r.tree.definition.name, source: r.tree.definition.source, yaml: entry ? stringify(entry.document) : '' } };
-}
-
-export interface DefinitionItem {
-  name: string;
-  source: 'catalog' | 'cluster';
-  cluster: string | null;
-  kind: string;
-  apiVersion: string;
-  valid: boolean;
-  errors: EngineError[];
-  workloads: number;
-  components: Array<{ name: string; parent: string | null; kind: string; hasPodDefinition: boolean }>;
 }
 
 /** Which definition served a row: cluster definitions count per cluster, catalog ones across clusters. */
@@ -80,14 +63,14 @@ export function definitionItems(index: WorkloadIndex): DefinitionItem[] {
   return index.definitions.all().map((e) => itemOf(e, counts));
 }
 
-export function definitionDetail(index: WorkloadIndex, name: string, source?: string, cluster?: string): (DefinitionItem & { yaml: string }) | null {
+export function definitionDetail(index: WorkloadIndex, name: string, source?: string, cluster?: string): DefinitionDetail | null {
   const e = index.definitions.all().find((d) => d.name === name && (!source || d.source === source) && (!cluster || d.cluster === cluster));
   if (!e) return null;
   return { ...itemOf(e, workloadCounts(index)), yaml: stringify(e.document ?? {}) };
 }
 
 /** Validates definition text without storing it. */
-export function validateDefinitionText(text: string): { valid: boolean; definitions: DefinitionItem[]; errors: EngineError[] } {
+export function validateDefinitionText(text: string): ValidateResult {
   const { definitions, errors } = loadDefinitionsFromText(text, 'request body', 'file');
   const items = definitions.map((d) => {
     const errs = d.errors.length > 0 ? d.errors : compileDefinition(d).errors;

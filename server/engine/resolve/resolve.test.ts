@@ -102,3 +102,32 @@ test('a root of the wrong kind is reported', () => {
   const tree = resolveWorkload(def, job, objects);
   assert.equal(tree.errors[0].code, 'object.kind-mismatch');
 });
+
+test('GPUs at every level: per instance and per component, by the same rules as the workload', () => {
+  const objects = jobSetObjects();
+  // One worker finished, one stray pod holds a GPU.
+  const done = objects.find((o) => o.kind === 'Pod' && o.metadata!.name!.startsWith('train-worker-1'))!;
+  done.status = { ...(done.status as object), phase: 'Succeeded' };
+  objects.push({
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name: 'debug-shell', namespace: 'default', uid: 'uid-debug', ownerReferences: [{ apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name: 'train', uid: 'uid-train' }] },
+    spec: { nodeName: 'n', containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': 1 } } }] },
+    status: { phase: 'Running' },
+  });
+  const tree = resolve(objects);
+  const totals = (f: { desired: { total: number }; requested: { total: number }; allocated: { total: number } }) => [f.desired.total, f.requested.total, f.allocated.total];
+  const rj = tree.components.find((c) => c.name === 'replicatedjob')!;
+  assert.deepEqual(Object.fromEntries(rj.instances.map((i) => [i.id, totals(i.gpus)])), { leader: [4, 4, 4], worker: [8, 4, 4] });
+  assert.deepEqual(rj.instances[1].gpus.desired.byResource, { 'nvidia.com/gpu': 8 });
+  assert.deepEqual(totals(rj.gpus), [12, 8, 8]);
+  // The structural root claims no pods and asks for nothing itself.
+  assert.deepEqual(totals(tree.components.find((c) => c.name === 'jobset')!.gpus), [0, 0, 0]);
+  assert.deepEqual(totals(tree.unmatchedGpus), [0, 1, 1]);
+  assert.deepEqual(totals(tree.gpus), [12, 9, 9]);
+});
+
+test('pending pods: requested at their instance, allocated nowhere', () => {
+  const tree = resolve(jobSetObjects({ state: 'pending' }));
+  const rj = tree.components.find((c) => c.name === 'replicatedjob')!;
+  assert.deepEqual(rj.instances.map((i) => [i.id, i.gpus.requested.total, i.gpus.allocated.total]), [['leader', 4, 0], ['worker', 8, 0]]);
+});

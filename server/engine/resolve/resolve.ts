@@ -5,14 +5,14 @@
  */
 import type { CompiledDefinition } from '../definition/compile.ts';
 import { EngineFailure, engineError, type EngineError } from '../errors.ts';
-import { addToTotal, emptyTotal, isDefaultGpuResource, podSpecGpus, type GpuResourceMatcher } from '../gpu.ts';
+import { addPodToFigures, addToTotal, emptyFigures, isDefaultGpuResource, podSpecGpus, type GpuResourceMatcher } from '../gpu.ts';
 import { previewGang } from '../gang.ts';
 import {
   apiGroupOf, describeObject, isPod, meta, objectName, objectNamespace, podIsFinished, podIsTerminating, podNode, podPhase, podReady, podRestarts,
   type KubeObject,
 } from '../k8s.ts';
 import { evaluateStatus } from '../status.ts';
-import type { TreeComponent, TreePod, TreeRole, WorkloadTree } from '../tree.ts';
+import type { GpuFigures, TreeComponent, TreePod, TreeRole, WorkloadTree } from '../tree.ts';
 import { extractComponent, type ExtractedComponent } from './extract.ts';
 import { PodMatcher, type PodPlacement } from './match-pods.ts';
 import { ownedClosure } from './ownership.ts';
@@ -64,7 +64,8 @@ export function resolveWorkload(def: CompiledDefinition, root: KubeObject, objec
     roles: [],
     pods: [],
     unmatchedPods: [],
-    gpus: { desired: emptyTotal(), requested: emptyTotal(), allocated: emptyTotal() },
+    gpus: emptyFigures(),
+    unmatchedGpus: emptyFigures(),
     gang: [],
     errors,
   };
@@ -95,36 +96,54 @@ export function resolveWorkload(def: CompiledDefinition, root: KubeObject, objec
   const pods = isPod(root) && def.rootKind.kind === 'Pod' ? [root] : owned.filter(isPod);
   const matcher = new PodMatcher(def, instanceIds);
   const live = new Map<string, { live: number; ready: number }>();
+  // GPU figures per component and per (component, instance), filled by the pods they claim.
+  const componentGpus = new Map<string, GpuFigures>();
+  const instanceGpus = new Map<string, GpuFigures>();
+  const figuresOf = (m: Map<string, GpuFigures>, key: string): GpuFigures => {
+    let f = m.get(key);
+    if (!f) m.set(key, (f = emptyFigures()));
+    return f;
+  };
   for (const pod of pods) {
     const placement = matcher.place(pod);
     if (placement.problem) errors.push(placement.problem.toValue());
     const tp = treePod(pod, placement, isGpu);
+    // A terminating pod is no longer asked for, but holds its GPUs until it is gone.
+    const requested = !podIsFinished(pod) && !podIsTerminating(pod);
+    // Requested and allocated count every owned pod, claimed or not: the GPUs are held either way.
+    const levels: GpuFigures[] = [tree.gpus];
     if (!placement.component) {
       tree.unmatchedPods.push(tp);
+      levels.push(tree.unmatchedGpus);
     } else {
       tree.pods.push(tp);
+      levels.push(figuresOf(componentGpus, tp.component!));
       if (tp.instance !== null) {
         const key = `${tp.component}\u0000${tp.instance}`;
+        levels.push(figuresOf(instanceGpus, key));
         const l = live.get(key) ?? { live: 0, ready: 0 };
-        if (!podIsFinished(pod) && !podIsTerminating(pod)) l.live++;
+        if (requested) l.live++;
         if (tp.ready) l.ready++;
         live.set(key, l);
       }
     }
-    // Requested and allocated count every owned pod, claimed or not: the GPUs are held either way.
-    // A terminating pod is no longer asked for, but holds its GPUs until it is gone.
-    if (!podIsFinished(pod) && !podIsTerminating(pod)) addToTotal(tree.gpus.requested, tp.gpus);
-    if (tp.allocated) addToTotal(tree.gpus.allocated, tp.gpus);
+    addPodToFigures(levels, tp.gpus, requested, tp.allocated);
   }
 
   // Tree components, roles and desired GPUs.
   const roleNames = new Map<string, number>();
+  const claimed = new Set<string>();
   for (const c of def.components) {
     const e = extracted.get(c.name);
-    const tc: TreeComponent = { name: c.name, kind: c.kind, parent: c.parent, hasPodDefinition: c.isLeaf, instances: [] };
+    const cg = figuresOf(componentGpus, c.name);
+    const tc: TreeComponent = { name: c.name, kind: c.kind, parent: c.parent, hasPodDefinition: c.isLeaf, instances: [], gpus: cg };
     for (const inst of e?.instances ?? []) {
       const gpusPerPod = inst.podSpec ? podSpecGpus(inst.podSpec, isGpu) : {};
-      const l = live.get(`${c.name}\u0000${inst.id}`) ?? { live: 0, ready: 0 };
+      const key = `${c.name}\u0000${inst.id}`;
+      const l = live.get(key) ?? { live: 0, ready: 0 };
+      // Duplicate instance ids (reported as errors) match the same pods: each gets its own copy.
+      const ig = claimed.has(key) ? structuredClone(figuresOf(instanceGpus, key)) : figuresOf(instanceGpus, key);
+      claimed.add(key);
       tc.instances.push({
         id: inst.id,
         replicas: inst.replicas,
@@ -134,11 +153,12 @@ export function resolveWorkload(def: CompiledDefinition, root: KubeObject, objec
         ...(inst.podMetadata ? { podMetadata: inst.podMetadata } : {}),
         ...(inst.raw !== undefined && inst.raw !== null ? { podTemplate: inst.raw } : {}),
         livePods: l.live,
+        gpus: ig,
       });
       if (!c.isLeaf) continue;
       // Leaf replicas are the total pods of the instance, as in every upstream catalog entry.
       const desiredPods = inst.replicas ?? 1;
-      addToTotal(tree.gpus.desired, gpusPerPod, desiredPods);
+      for (const f of [tree.gpus, cg, ig]) addToTotal(f.desired, gpusPerPod, desiredPods);
       const base = inst.id || c.name;
       roleNames.set(base, (roleNames.get(base) ?? 0) + 1);
       tree.roles.push({ name: base, component: c.name, instance: inst.id, desiredPods, livePods: l.live, readyPods: l.ready, gpusPerPod });

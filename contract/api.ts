@@ -1,0 +1,59 @@
+/**
+ * The HTTP API's payloads (`app/api/**`): what the server sends and the dashboard reads. Types only.
+ * Errors are always `ApiErrorBody`; cluster credentials never appear in any of these.
+ */
+import type { WorkloadRow } from './row.ts';
+import type { EngineError, WorkloadTree } from './tree.ts';
+
+export interface ApiErrorBody {
+  error: { code: string; message: string };
+}
+
+/** `GET /api/workloads`: the rows that pass the query, sorted, one page of them. */
+export interface WorkloadPage {
+  /** Rows that pass the filters (before paging). */
+  total: number;
+  rows: WorkloadRow[];
+}
+
+/** `GET /api/workloads/{cluster}/{namespace}/{kind}/{name}` */
+export interface WorkloadDetail {
+  row: WorkloadRow;
+  tree: WorkloadTree;
+  /** The root object as the cluster holds it (trimmed to what the engine reads). */
+  object: unknown;
+  definition: { name: string; source: string; yaml: string };
+}
+
+export interface DefinitionComponent {
+  name: string;
+  parent: string | null;
+  kind: string;
+  hasPodDefinition: boolean;
+}
+
+/** One entry of `GET /api/definitions`. */
+export interface DefinitionItem {
+  name: string;
+  source: 'catalog' | 'cluster';
+  cluster: string | null;
+  kind: string;
+  apiVersion: string;
+  valid: boolean;
+  errors: EngineError[];
+  /** How many rows this definition serves (per cluster for cluster definitions). */
+  workloads: number;
+  components: DefinitionComponent[];
+}
+
+/** `GET /api/definitions/{name}` */
+export interface DefinitionDetail extends DefinitionItem {
+  yaml: string;
+}
+
+/** `POST /api/definitions/validate` */
+export interface ValidateResult {
+  valid: boolean;
+  definitions: DefinitionItem[];
+  errors: EngineError[];
+}

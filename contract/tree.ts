@@ -1,0 +1,184 @@
+/**
+ * The workload-tree contract: what `wmap resolve -o json`, `wmap tree -o json` and
+ * `GET /api/workloads/{id}` return. Public and additive-only (see README "Workload tree").
+ * Types only (and the status vocabulary): the engine produces it, the API, CLI and dashboard read it.
+ */
+
+/** Errors are values: a stable code, a message for people, and where they came from. */
+export interface EngineError {
+  /** Stable machine-readable code, e.g. `definition.invalid`, `expression.runtime`. */
+  code: string;
+  message: string;
+  /** Field path inside the definition (`spec.structureDefinition.rootComponent...`) or object (`pod default/x`). */
+  path: string;
+}
+
+/** Resource name → amount, e.g. `{"nvidia.com/gpu": 4}`. */
+export type GpuAmounts = Record<string, number>;
+
+export interface GpuTotal {
+  total: number;
+  byResource: GpuAmounts;
+}
+
+/**
+ * GPUs at one level of the tree (workload, component, instance), by the same rules everywhere:
+ * *desired* from templates × replicas, *requested* by live pods (not finished, not being deleted),
+ * *allocated* by pods bound to a node and not finished.
+ */
+export interface GpuFigures {
+  desired: GpuTotal;
+  requested: GpuTotal;
+  allocated: GpuTotal;
+}
+
+export interface WorkloadRef {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  uid: string;
+  cluster: string;
+}
+
+export interface DefinitionRef {
+  name: string;
+  /** `catalog`, `cluster`, or `file` (a definition given on the command line). */
+  source: string;
+}
+
+export interface TreeCondition {
+  type: string;
+  status: string | null;
+  reason: string | null;
+  message: string | null;
+}
+
+/** The common status vocabulary, in the order matched statuses are reported. */
+export const STATUS_ORDER = [
+  'Resuming',
+  'Suspending',
+  'Suspended',
+  'Running',
+  'Failed',
+  'Completed',
+  'Initializing',
+  'Degraded',
+] as const;
+export type MappedStatus = (typeof STATUS_ORDER)[number];
+export type WorkloadStatusName = MappedStatus | 'Undefined';
+
+export interface TreeStatus {
+  /** Every status whose mapping held, in STATUS_ORDER; `["Undefined"]` when none did. */
+  matched: WorkloadStatusName[];
+  /** The native phase string, when the definition reads one (`""` when the field is absent). */
+  phase: string | null;
+  conditions: TreeCondition[];
+}
+
+export interface TreeInstance {
+  /** `""` for the single anonymous instance of a component without `instanceIdPath`. */
+  id: string;
+  replicas: number | null;
+  minReplicas: number | null;
+  maxReplicas: number | null;
+  /** Effective GPU request of one pod built from this instance's template. */
+  gpusPerPod: GpuAmounts;
+  /** Pod template metadata of this instance (labels, annotations), when the definition exposes it. */
+  podMetadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+  /** The pod template or pod spec of this instance as extracted, when the definition exposes it. */
+  podTemplate?: unknown;
+  /** Live pods matched to this instance. */
+  livePods: number;
+  /** Desired (replicas × gpusPerPod), requested and allocated by this instance's pods. */
+  gpus: GpuFigures;
+}
+
+export interface TreeComponent {
+  name: string;
+  /** `group/version/kind` as written in the definition, or `""` for structural components. */
+  kind: string;
+  /** Name of the parent component, `null` for the root. */
+  parent: string | null;
+  /** True when the component carries a pod definition (a "leaf" in upstream terms). */
+  hasPodDefinition: boolean;
+  instances: TreeInstance[];
+  /**
+   * The GPUs of this component's own instances and of the pods it claims (not its child
+   * components'): summed over components and `unmatchedGpus`, they are the workload's `gpus`.
+   */
+  gpus: GpuFigures;
+}
+
+export interface TreePod {
+  name: string;
+  namespace: string;
+  uid: string;
+  component: string | null;
+  instance: string | null;
+  replica: string | null;
+  phase: string;
+  ready: boolean;
+  node: string | null;
+  gpus: GpuAmounts;
+  /** True when the pod holds its GPUs: bound to a node and not finished. */
+  allocated: boolean;
+  restarts: number;
+}
+
+/**
+ * A role as people read it: one per instance of a pod-bearing component with instances
+ * (JobSet `leader`, `worker`), or one per pod-bearing component otherwise (`head`, `predictor`).
+ */
+export interface TreeRole {
+  name: string;
+  component: string;
+  instance: string;
+  /** Pods the definition asks for: the instance's replicas, 1 when the definition gives no count. */
+  desiredPods: number;
+  livePods: number;
+  readyPods: number;
+  gpusPerPod: GpuAmounts;
+}
+
+export interface GangSubGroup {
+  name: string;
+  minMember: number;
+  topologyConstraint?: TopologyConstraint;
+  podsReferences: string[];
+}
+
+export interface TopologyConstraint {
+  topology: string;
+  preferredTopologyLevel?: string;
+  requiredTopologyLevel?: string;
+}
+
+/** A PodGroup as KAI Scheduler would create it from the definition's gang-scheduling instructions. */
+export interface GangPodGroup {
+  name: string;
+  namespace: string;
+  minMember: number | null;
+  minSubGroup: number | null;
+  subGroups: GangSubGroup[];
+  topologyConstraint?: TopologyConstraint;
+  /** Pods (by name) that would carry this PodGroup. */
+  pods: string[];
+  /** Which instruction produced it: the current `podGroup` or the deprecated `podGroups`. */
+  source: 'podGroup' | 'podGroups';
+}
+
+export interface WorkloadTree {
+  workload: WorkloadRef;
+  definition: DefinitionRef;
+  status: TreeStatus;
+  components: TreeComponent[];
+  roles: TreeRole[];
+  pods: TreePod[];
+  unmatchedPods: TreePod[];
+  gpus: GpuFigures;
+  /** Requested and allocated by `unmatchedPods` (desired is always empty: no template asks for them). */
+  unmatchedGpus: GpuFigures;
+  gang: GangPodGroup[];
+  errors: EngineError[];
+}

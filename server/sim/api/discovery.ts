@@ -42,16 +42,22 @@ export function legacyCoreVersions(serverAddress: string): unknown {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
 }
 
-export function legacyGroupList(reg: Registry): unknown {
+function groupEntry(g: { name: string; versions: string[] }) {
   return {
-    kind: 'APIGroupList',
-    apiVersion: 'v1',
-    groups: reg.groups().map((g) => ({
-      name: g.name,
-      versions: g.versions.map((v) => ({ groupVersion: `${g.name}/${v}`, version: v })),
-      preferredVersion: { groupVersion: `${g.name}/${g.versions[0]}`, version: g.versions[0] },
-    })),
+    name: g.name,
+    versions: g.versions.map((v) => ({ groupVersion: `${g.name}/${v}`, version: v })),
+    preferredVersion: { groupVersion: `${g.name}/${g.versions[0]}`, version: g.versions[0] },
   };
+}
+
+export function legacyGroupList(reg: Registry): unknown {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: reg.groups().map(groupEntry) };
+}
+
+/** `/apis/{group}`, or undefined when no such group is served. */
+export function apiGroup(reg: Registry, name: string): unknown | undefined {
+  const g = reg.groups().find((x) => x.name === name);
+  return g ? { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(g) } : undefined;
 }
 
 export function resourceList(reg: Registry, group: string, version: string): unknown | undefined {

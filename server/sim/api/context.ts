@@ -1,0 +1,37 @@
+/**
+ * What request handlers are given instead of reaching into the server: the server-wide state
+ * (store, registry, faults, open watches, clock) and, for resource requests, the request itself
+ * with the resource it names.
+ */
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MemoryStore } from '../store/memory-store.ts';
+import type { FaultController } from './faults.ts';
+import type { Registry, ResourceDescriptor } from './registry.ts';
+import type { ResourcePath } from './request.ts';
+import type { WatchHub } from './watch-hub.ts';
+
+export interface ServerContext {
+  store: MemoryStore;
+  registry: Registry;
+  faults: FaultController;
+  watches: WatchHub;
+  /** Clock for table ages (the simulated clock when controllers run). */
+  now: () => number;
+  /** How often BOOKMARKs go to watches that allow them. */
+  bookmarkIntervalMs: number;
+  /** `host:port` as clients reach the server (legacy core discovery names it); the port is known once listening. */
+  address: () => string;
+  /** Stops listening and listens again on the same port (the control endpoint's restart). */
+  restart: () => Promise<void>;
+}
+
+/** A request for a resource the registry serves, after routing and authorization. */
+export interface ResourceRequest {
+  ctx: ServerContext;
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  desc: ResourceDescriptor;
+  p: ResourcePath;
+}

@@ -1,0 +1,56 @@
+/**
+ * The simulator's control endpoint (`/__sim/…`, loopback and admin token only): fault settings,
+ * a restart on the same port, and the store's state for tests.
+ */
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isPlainObject } from '../../store/object-utils.ts';
+import type { AccessRule } from '../access.ts';
+import type { ServerContext } from '../context.ts';
+import type { FaultController } from '../faults.ts';
+import { readJsonBody } from '../request-body.ts';
+import { sendJson } from '../respond.ts';
+import { ApiError, badRequest, methodNotAllowed, notFoundPath } from '../status.ts';
+
+const LOOPBACK = ['127.0.0.1', '::1', '::ffff:127.0.0.1'];
+
+export async function handleControl(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: string, rule: AccessRule | undefined): Promise<void> {
+  const { faults, store } = ctx;
+  const remote = req.socket.remoteAddress ?? '';
+  if (!LOOPBACK.includes(remote)) throw new ApiError(403, 'Forbidden', 'the simulator control endpoint is only served on loopback');
+  if (!rule?.admin) throw new ApiError(403, 'Forbidden', 'the simulator control endpoint needs the admin token');
+  if (path === '/__sim/faults') {
+    if (req.method === 'GET') return sendJson(res, 200, faults.get());
+    if (req.method === 'DELETE') {
+      faults.reset();
+      return sendJson(res, 200, faults.get());
+    }
+    if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') {
+      const body = await readJsonBody(req);
+      if (!isPlainObject(body)) throw badRequest('fault settings must be a JSON object');
+      const { dropWatches, compact, ...settings } = body as Record<string, unknown>;
+      try {
+        if (req.method === 'PUT') faults.reset();
+        faults.set(settings as Parameters<FaultController['set']>[0]);
+      } catch (e) {
+        throw badRequest(e instanceof Error ? e.message : String(e));
+      }
+      if (dropWatches === true) faults.dropWatches();
+      if (compact === true) store.compact();
+      return sendJson(res, 200, faults.get());
+    }
+    throw methodNotAllowed('GET, POST, PUT, DELETE');
+  }
+  if (path === '/__sim/restart' && req.method === 'POST') {
+    // Answer first, then drop every connection and listen again on the same port.
+    sendJson(res, 202, { restarting: true });
+    res.on('finish', () => {
+      setTimeout(() => void ctx.restart(), 10);
+    });
+    return;
+  }
+  if (path === '/__sim/state' && req.method === 'GET') {
+    return sendJson(res, 200, { resourceVersion: store.resourceVersion(), oldestResourceVersion: store.oldestResourceVersion(), openWatches: ctx.watches.count() });
+  }
+  throw notFoundPath();
+}

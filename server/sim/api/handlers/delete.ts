@@ -1,0 +1,103 @@
+/**
+ * delete and deletecollection: DeleteOptions from the body or the query, graceful deletion of pods
+ * on a node, propagation to dependents (done by the store's garbage collector), and CRD cleanup.
+ */
+
+import type { DeleteOptions, KubeObject } from '../../store/object-store.ts';
+import { isPlainObject } from '../../store/object-utils.ts';
+import type { ResourceRequest, ServerContext } from '../context.ts';
+import type { ResourceDescriptor } from '../registry.ts';
+import { gvKey } from '../registry.ts';
+import { boolParam } from '../request.ts';
+import { readJsonBody } from '../request-body.ts';
+import { sendJson } from '../respond.ts';
+import { encodeObject } from '../serialize.ts';
+import { invalid, success } from '../status.ts';
+import { current, isDryRun, listHead, presenter, selector, storageApiVersion, storeCall } from './resource.ts';
+
+interface DeleteRequest {
+  opts: DeleteOptions;
+  dryRun: boolean;
+  gracePeriod?: number;
+}
+
+async function deleteOptions({ req, url }: ResourceRequest): Promise<DeleteRequest> {
+  const q = url.searchParams;
+  const body = await readJsonBody(req);
+  const b = (isPlainObject(body) ? body : {}) as Record<string, unknown>;
+  let policy = (b.propagationPolicy as string | undefined) ?? q.get('propagationPolicy') ?? undefined;
+  const orphan = b.orphanDependents ?? (q.has('orphanDependents') ? boolParam(q.get('orphanDependents')) : undefined);
+  if (policy === undefined && orphan !== undefined) policy = orphan ? 'Orphan' : 'Background';
+  if (policy !== undefined && !['Background', 'Foreground', 'Orphan'].includes(policy)) {
+    throw invalid('DeleteOptions', 'meta.k8s.io', '', 'propagationPolicy', `Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan", "nil"`, 'FieldValueNotSupported');
+  }
+  const graceRaw = b.gracePeriodSeconds ?? q.get('gracePeriodSeconds') ?? undefined;
+  const gracePeriod = graceRaw === undefined || graceRaw === null ? undefined : Number(graceRaw);
+  const pre = isPlainObject(b.preconditions) ? (b.preconditions as { uid?: string; resourceVersion?: string }) : undefined;
+  const dryRun = isDryRun(q) || (Array.isArray(b.dryRun) && b.dryRun.includes('All'));
+  return { opts: { propagationPolicy: policy as DeleteOptions['propagationPolicy'], preconditions: pre }, dryRun, gracePeriod };
+}
+
+/** Pods on a node terminate gracefully (the kubelet finishes them); everything else goes at once. */
+function graceFor(desc: ResourceDescriptor, obj: KubeObject, requested: number | undefined): number {
+  if (desc.group !== '' || desc.kind !== 'Pod') return 0;
+  const spec = (obj.spec ?? {}) as Record<string, unknown>;
+  const phase = (obj.status as Record<string, unknown> | undefined)?.phase;
+  if (!spec.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
+  if (requested !== undefined && Number.isFinite(requested)) return Math.max(0, requested);
+  return typeof spec.terminationGracePeriodSeconds === 'number' ? spec.terminationGracePeriodSeconds : 30;
+}
+
+function deleteObject({ store, registry }: ServerContext, desc: ResourceDescriptor, obj: KubeObject, d: DeleteRequest): { object: KubeObject; deleted: boolean } {
+  const name = obj.metadata.name!;
+  if (desc.group === 'apiextensions.k8s.io' && desc.kind === 'CustomResourceDefinition') {
+    // CRD deletion removes every custom resource of it first, as the cleanup finalizer does.
+    const spec = (obj.spec ?? {}) as { group?: string; names?: { kind?: string }; versions?: Array<{ name: string; storage?: boolean }> };
+    const served = registry.byGroupKind(spec.group ?? '', spec.names?.kind ?? '');
+    if (served && served.crd === name) {
+      const av = gvKey(served.group, served.versions[0]);
+      for (const cr of store.list(av, served.kind)) {
+        try {
+          store.delete(av, served.kind, cr.metadata.namespace, cr.metadata.name!);
+        } catch {
+          // Already gone.
+        }
+      }
+    }
+  }
+  return storeCall(desc, name, () => store.delete(obj.apiVersion, obj.kind, obj.metadata.namespace, name, { ...d.opts, gracePeriodSeconds: graceFor(desc, obj, d.gracePeriod) }));
+}
+
+export async function deleteOne(r: ResourceRequest): Promise<void> {
+  const { ctx, res, desc, p } = r;
+  const d = await deleteOptions(r);
+  const obj = current(ctx.store, desc, p);
+  const present = presenter(desc, p.version);
+  if (d.dryRun) return sendJson(res, 200, present(obj));
+  const result = deleteObject(ctx, desc, obj, d);
+  if (result.deleted) {
+    return sendJson(res, 200, success({ name: p.name, group: desc.group, kind: desc.plural, uid: obj.metadata.uid }));
+  }
+  // Still there: finalizers or a graceful pod deletion; the answer is the object being deleted.
+  sendJson(res, 200, encodeObject(present(result.object)));
+}
+
+export async function deleteCollection(r: ResourceRequest): Promise<void> {
+  const { ctx, res, url, desc, p } = r;
+  const d = await deleteOptions(r);
+  const sel = selector(desc, p.version, url.searchParams);
+  const present = presenter(desc, p.version);
+  const items = ctx.store.list(storageApiVersion(desc), desc.kind, { namespace: p.namespace, labels: sel.labels }).filter(sel.match);
+  const out: KubeObject[] = [];
+  for (const o of items) {
+    if (d.dryRun) out.push(o);
+    else {
+      try {
+        out.push(deleteObject(ctx, desc, o, d).object);
+      } catch {
+        // Deleted meanwhile (e.g. by the garbage collector).
+      }
+    }
+  }
+  sendJson(res, 200, `${listHead(desc, p.version, { resourceVersion: ctx.store.resourceVersion() })}${out.map((o) => encodeObject(present(o))).join(',')}]}`);
+}

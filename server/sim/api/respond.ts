@@ -1,0 +1,33 @@
+/** Writing answers: JSON bodies, and errors of every layer as the `Status` the real server sends. */
+
+import type { ServerResponse } from 'node:http';
+import { logger } from '../../log/index.ts';
+import { StoreError } from '../store/object-store.ts';
+import { PatchError } from './patch.ts';
+import { SelectorError } from './selectors.ts';
+import { ApiError, badRequest } from './status.ts';
+
+const log = logger('sim.api');
+
+export function sendJson(res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}, contentType = 'application/json'): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private', ...headers });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, e: unknown): void {
+  let err: ApiError;
+  if (e instanceof ApiError) err = e;
+  else if (e instanceof StoreError) err = new ApiError(e.status, e.reason, e.message);
+  else if (e instanceof PatchError) err = new ApiError(e.status, e.status === 422 ? 'Invalid' : 'BadRequest', e.message);
+  else if (e instanceof SelectorError) err = badRequest(e.message);
+  else {
+    log.error({ err: e, method: res.req?.method, url: res.req?.url }, 'internal error');
+    err = new ApiError(500, 'InternalError', `Internal error occurred: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  sendJson(res, err.code, err.toStatus(), err.headers);
+}

@@ -18,6 +18,7 @@ import { loadCatalog } from '../server/catalog/index.ts';
 import type { KubeObject } from '../server/engine/index.ts';
 import { LiveWorkloads } from '../server/workloads/index.ts';
 import { streamResponse } from '../server/stream/index.ts';
+import { DEFAULT_QUERY } from '../lib/rows/index.ts';
 import { percentile } from './measure.ts';
 
 const say = (o: object) => process.stdout.write(JSON.stringify(o) + '\n');
@@ -75,7 +76,7 @@ const server = createServer((req, res) => {
   }
   const abort = new AbortController();
   req.on('close', () => abort.abort());
-  const r = streamResponse(live, {}, null, abort.signal);
+  const r = streamResponse(live, DEFAULT_QUERY, null, abort.signal);
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   Readable.fromWeb(r.body as WebReadableStream).pipe(res);
 });

@@ -14,6 +14,17 @@ export interface WorkloadPage {
   /** Rows that pass the filters (before paging). */
   total: number;
   rows: WorkloadRow[];
+  /** GPUs and pods summed over every row that passes the filters (not only this page). */
+  totals: RowTotals;
+}
+
+export interface RowTotals {
+  workloads: number;
+  allocated: number;
+  requested: number;
+  desired: number;
+  podsReady: number;
+  podsTotal: number;
 }
 
 /** `GET /api/workloads/{cluster}/{namespace}/{kind}/{name}` */

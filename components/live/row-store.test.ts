@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RowStore } from './row-store.ts';
-import { makeRow } from '../workloads/test-rows.ts';
+import { makeRow } from '../../lib/rows/test-rows.ts';
 
 const a = makeRow({ name: 'a' });
 const b = makeRow({ name: 'b' });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { StreamClient } from './stream-client.ts';
 import type { ConnectionState } from './stream-client.ts';
 import { RowStore } from './row-store.ts';
-import { makeRow } from '../workloads/test-rows.ts';
+import { makeRow } from '../../lib/rows/test-rows.ts';
 
 /** A fake `/api/stream`: each request gets a stream the test writes into and can cut. */
 function fakeServer() {

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { WorkloadTree } from '../../contract/index.ts';
 import { WindowedList } from '../ui/WindowedList.tsx';
-import { formatGpus } from '../workloads/format.ts';
+import { formatGpus } from '../../lib/format/gpus.ts';
 import { definitionHref } from '../workloads/workload-href.ts';
 import { gpuByResource, podRows, roleRows } from './detail-model.ts';
 

@@ -11,7 +11,8 @@ import { clockTime } from '../live/connection-label.ts';
 import { useLiveRow } from '../live/LiveProvider.tsx';
 import { KindIcon } from '../ui/KindIcon.tsx';
 import { StatusBadge } from '../ui/StatusBadge.tsx';
-import { formatAge, formatGpus } from '../workloads/format.ts';
+import { humanAge } from '../../lib/format/duration.ts';
+import { formatGpus } from '../../lib/format/gpus.ts';
 import { tableHref } from '../workloads/last-view.ts';
 import { keyId, workloadApi } from '../workloads/workload-href.ts';
 import type { WorkloadKey } from '../workloads/workload-href.ts';
@@ -134,7 +135,7 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
             {shown.name}
           </h1>
           <p className="text-sm text-slate-500 dark:text-slate-400">
-            {shown.kind} · {shown.apiVersion} · namespace {shown.namespace || '(cluster-scoped)'} · cluster {shown.cluster} · age {formatAge(shown.createdAt, Date.now())}
+            {shown.kind} · {shown.apiVersion} · namespace {shown.namespace || '(cluster-scoped)'} · cluster {shown.cluster} · age {humanAge(shown.createdAt, Date.now())}
           </p>
         </div>
         <span data-testid="workload-status">

@@ -1,6 +1,7 @@
 /** Tables of the workload page, derived from the tree: GPUs by resource, roles, pods. */
 import type { GpuAmounts, TreePod, WorkloadTree } from '../../contract/index.ts';
-import { describeResource, formatGpus } from '../workloads/format.ts';
+import { formatGpus } from '../../lib/format/gpus.ts';
+import { describeResource } from '../workloads/format.ts';
 
 export interface GpuResourceRow {
   resource: string;

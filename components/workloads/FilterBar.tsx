@@ -4,10 +4,7 @@ import { useEffect, useState } from 'react';
 import type { RefObject } from 'react';
 import { FacetMenu } from '../ui/FacetMenu.tsx';
 import type { FacetOption } from '../ui/FacetMenu.tsx';
-import { compileCelFilter } from './cel-filter.ts';
-import type { CelState } from './derive-view.ts';
-import { clearFilters, hasFilters } from './view-state.ts';
-import type { GpuField, GpuPreset, ViewState } from './view-state.ts';
+import { clearFilters, compileCelFilter, hasFilters, type CelOutcome, type GpuField, type GpuPreset, type RowQuery as ViewState } from '../../lib/rows/index.ts';
 
 export interface Facets {
   status: FacetOption[];
@@ -44,7 +41,7 @@ function NumberBox({ label, value, onCommit }: { label: string; value: number | 
   );
 }
 
-export function FilterBar({ view, setView, facets, cel, searchRef }: { view: ViewState; setView(v: ViewState): void; facets: Facets; cel: CelState; searchRef: RefObject<HTMLInputElement | null> }) {
+export function FilterBar({ view, setView, facets, cel, searchRef }: { view: ViewState; setView(v: ViewState): void; facets: Facets; cel: CelOutcome; searchRef: RefObject<HTMLInputElement | null> }) {
   const [q, setQ] = useState(view.q);
   useEffect(() => setQ(view.q), [view.q]);
   const [celDraft, setCelDraft] = useState(view.cel);

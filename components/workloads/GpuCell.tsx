@@ -1,5 +1,6 @@
 import type { WorkloadRow } from '../../contract/index.ts';
-import { amountsText, formatGpus, migProfiles } from './format.ts';
+import { formatGpus } from '../../lib/format/gpus.ts';
+import { amountsText, migProfiles } from './format.ts';
 
 /**
  * allocated / requested / desired with a small bar: solid = allocated, striped = requested but not

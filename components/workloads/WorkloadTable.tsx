@@ -6,41 +6,15 @@ import type { WorkloadRow } from '../../contract/index.ts';
 import { KindIcon } from '../ui/KindIcon.tsx';
 import { StatusBadge } from '../ui/StatusBadge.tsx';
 import { anchorAt, restoreAnchor, revealScrollTop, visibleRange } from '../ui/virtual-window.ts';
-import { formatAge } from './format.ts';
 import { GpuCell } from './GpuCell.tsx';
-import type { SortKey, SortOrder } from './view-state.ts';
+import { columnsFor, type RowColumn, type SortKey, type SortOrder } from '../../lib/rows/index.ts';
 import { workloadHref } from './workload-href.ts';
 
 export const ROW_HEIGHT = 44;
 const HEADER_HEIGHT = 36;
-const COLUMNS = 'minmax(150px,1fr) minmax(200px,2.2fr) minmax(120px,1fr) minmax(90px,0.8fr) 128px 190px 72px minmax(150px,1.5fr) 60px';
-
-interface Column {
-  key: SortKey | null;
-  label: string;
-  sorts?: Array<{ key: SortKey; label: string; title: string }>;
-  align?: 'right';
-}
-
-const HEADERS: Column[] = [
-  { key: 'kind', label: 'Kind' },
-  { key: 'name', label: 'Name' },
-  { key: 'namespace', label: 'Namespace' },
-  { key: 'cluster', label: 'Cluster' },
-  { key: 'status', label: 'Status' },
-  {
-    key: null,
-    label: 'GPUs',
-    sorts: [
-      { key: 'allocated', label: 'alloc', title: 'Sort by GPUs allocated (pods bound to a node, not finished)' },
-      { key: 'requested', label: 'req', title: 'Sort by GPUs requested (live, non-terminal pods)' },
-      { key: 'desired', label: 'desired', title: 'Sort by GPUs desired (templates × replicas)' },
-    ],
-  },
-  { key: 'pods', label: 'Pods', align: 'right' },
-  { key: 'roles', label: 'Roles' },
-  { key: 'age', label: 'Age', align: 'right' },
-];
+// The table shows every column of priority 0 (the CLI's default set, with namespace and cluster).
+const TABLE_COLUMNS = columnsFor({ wide: false, oneNamespace: false, oneCluster: false });
+const GRID = TABLE_COLUMNS.map((c) => c.width).join(' ');
 
 function SortButton({ k, label, title, sort, order, onSort }: { k: SortKey; label: string; title?: string; sort: SortKey; order: SortOrder; onSort(k: SortKey): void }) {
   const on = sort === k;
@@ -59,6 +33,75 @@ function SortButton({ k, label, title, sort, order, onSort }: { k: SortKey; labe
   );
 }
 
+/** One cell: the column's text, with a richer rendering where the table has one (badge, bar, link). */
+function Cell({ column, row, now, href }: { column: RowColumn; row: WorkloadRow; now: number; href: string }) {
+  const muted = 'truncate text-slate-600 dark:text-slate-300';
+  switch (column.key) {
+    case 'kind':
+      return (
+        <div role="gridcell" className="flex min-w-0 items-center gap-2">
+          <KindIcon apiVersion={row.apiVersion} kind={row.kind} />
+          <span className={muted} title={`${row.kind} (${row.apiVersion})`}>
+            {row.kind}
+          </span>
+        </div>
+      );
+    case 'name':
+      return (
+        <div role="gridcell" className="flex min-w-0 items-center gap-1">
+          {/* A plain anchor: next/link is heavier, and 10,000 rows scroll through it. Clicks are routed by the row. */}
+          <a href={href} tabIndex={-1} className="truncate font-medium text-slate-900 hover:underline dark:text-slate-100" title={row.name}>
+            {row.name}
+          </a>
+          {row.errors.length > 0 && (
+            <span className="shrink-0 text-xs text-red-600 dark:text-red-400" title={row.errors.join('\n')} aria-label={`${row.errors.length} errors`}>
+              ⚠
+            </span>
+          )}
+        </div>
+      );
+    case 'status':
+      return (
+        <div role="gridcell" className="min-w-0">
+          <StatusBadge status={row.status} reason={row.statusReason} others={row.statuses} />
+        </div>
+      );
+    case 'gpus':
+      return (
+        <div role="gridcell" className="min-w-0">
+          <GpuCell gpus={row.gpus} />
+        </div>
+      );
+    case 'pods':
+      return (
+        <div role="gridcell" className="text-right tabular-nums" title={`${row.pods.ready} ready of ${row.pods.total} pods`}>
+          <span className={row.pods.ready < row.pods.total ? 'text-amber-700 dark:text-amber-400' : ''}>{row.pods.ready}</span>
+          <span className="text-slate-400">/{row.pods.total}</span>
+        </div>
+      );
+    case 'roles':
+      return (
+        <div role="gridcell" className={muted} title={row.roles.map((r) => `${r.name}: ${r.pods}/${r.desired} pods`).join('\n') || 'no roles'}>
+          {column.text(row, now) ?? '—'}
+        </div>
+      );
+    case 'age':
+      return (
+        <div role="gridcell" className="text-right tabular-nums text-slate-600 dark:text-slate-300" title={row.createdAt ?? 'unknown'}>
+          {column.text(row, now)}
+        </div>
+      );
+    default: {
+      const text = column.text(row, now) ?? '—';
+      return (
+        <div role="gridcell" className={`${muted} ${column.align === 'right' ? 'text-right' : ''}`} title={text}>
+          {text}
+        </div>
+      );
+    }
+  }
+}
+
 const Row = memo(function Row({ row, index, active, now, onPick }: { row: WorkloadRow; index: number; active: boolean; now: number; onPick(index: number, open: boolean): void }) {
   const href = workloadHref(row);
   return (
@@ -75,47 +118,11 @@ const Row = memo(function Row({ row, index, active, now, onPick }: { row: Worklo
         onPick(index, true);
       }}
       className={`absolute left-0 right-0 grid cursor-pointer items-center gap-3 border-b border-slate-100 px-3 text-sm dark:border-slate-800 ${active ? 'bg-sky-50 outline-2 -outline-offset-2 outline-sky-500 dark:bg-sky-950/60' : 'hover:bg-slate-50 dark:hover:bg-slate-900'}`}
-      style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT, gridTemplateColumns: COLUMNS }}
+      style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT, gridTemplateColumns: GRID }}
     >
-      <div role="gridcell" className="flex min-w-0 items-center gap-2">
-        <KindIcon apiVersion={row.apiVersion} kind={row.kind} />
-        <span className="truncate text-slate-600 dark:text-slate-300" title={`${row.kind} (${row.apiVersion})`}>
-          {row.kind}
-        </span>
-      </div>
-      <div role="gridcell" className="flex min-w-0 items-center gap-1">
-        {/* A plain anchor: next/link is heavier, and 10,000 rows scroll through it. Clicks are routed by the row. */}
-        <a href={href} tabIndex={-1} className="truncate font-medium text-slate-900 hover:underline dark:text-slate-100" title={row.name}>
-          {row.name}
-        </a>
-        {row.errors.length > 0 && (
-          <span className="shrink-0 text-xs text-red-600 dark:text-red-400" title={row.errors.join('\n')} aria-label={`${row.errors.length} errors`}>
-            ⚠
-          </span>
-        )}
-      </div>
-      <div role="gridcell" className="truncate text-slate-600 dark:text-slate-300" title={row.namespace}>
-        {row.namespace || '—'}
-      </div>
-      <div role="gridcell" className="truncate text-slate-600 dark:text-slate-300" title={row.cluster}>
-        {row.cluster}
-      </div>
-      <div role="gridcell" className="min-w-0">
-        <StatusBadge status={row.status} reason={row.statusReason} others={row.statuses} />
-      </div>
-      <div role="gridcell" className="min-w-0">
-        <GpuCell gpus={row.gpus} />
-      </div>
-      <div role="gridcell" className="text-right tabular-nums" title={`${row.pods.ready} ready of ${row.pods.total} pods`}>
-        <span className={row.pods.ready < row.pods.total ? 'text-amber-700 dark:text-amber-400' : ''}>{row.pods.ready}</span>
-        <span className="text-slate-400">/{row.pods.total}</span>
-      </div>
-      <div role="gridcell" className="truncate text-slate-600 dark:text-slate-300" title={row.roles.map((r) => `${r.name}: ${r.pods}/${r.desired} pods`).join('\n') || 'no roles'}>
-        {row.rolesSummary || '—'}
-      </div>
-      <div role="gridcell" className="text-right tabular-nums text-slate-600 dark:text-slate-300" title={row.createdAt ?? 'unknown'}>
-        {formatAge(row.createdAt, now)}
-      </div>
+      {TABLE_COLUMNS.map((c) => (
+        <Cell key={c.key} column={c} row={row} now={now} href={href} />
+      ))}
     </div>
   );
 });
@@ -248,7 +255,7 @@ export function WorkloadTable({ rows, sort, order, onSort, onOpen, now, resetKey
       role="grid"
       aria-label={label}
       aria-rowcount={rows.length + 1}
-      aria-colcount={HEADERS.length}
+      aria-colcount={TABLE_COLUMNS.length}
       aria-activedescendant={activeRendered ? `wl-row-${activeIndex}` : undefined}
       tabIndex={0}
       onKeyDown={onKeyDown}
@@ -265,30 +272,33 @@ export function WorkloadTable({ rows, sort, order, onSort, onOpen, now, resetKey
           role="row"
           aria-rowindex={1}
           className="sticky top-0 z-10 grid items-center gap-3 border-b border-slate-200 bg-slate-50 px-3 text-xs font-medium text-slate-500 uppercase dark:border-slate-800 dark:bg-slate-900 dark:text-slate-400"
-          style={{ height: HEADER_HEIGHT, gridTemplateColumns: COLUMNS }}
+          style={{ height: HEADER_HEIGHT, gridTemplateColumns: GRID }}
         >
-          {HEADERS.map((h) => (
-            <div
-              key={h.label}
-              role="columnheader"
-              aria-sort={h.key && h.key === sort ? (order === 'asc' ? 'ascending' : 'descending') : h.sorts?.some((s) => s.key === sort) ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}
-              className={`flex items-center gap-1 ${h.align === 'right' ? 'justify-end' : ''}`}
-            >
-              {h.key ? (
-                <SortButton k={h.key} label={h.label} sort={sort} order={order} onSort={onSort} />
-              ) : (
-                <>
-                  <span className="mr-1">{h.label}</span>
-                  {h.sorts!.map((s, i) => (
-                    <span key={s.key} className="inline-flex items-center normal-case">
-                      {i > 0 && <span className="mx-0.5 text-slate-400">/</span>}
-                      <SortButton k={s.key} label={s.label} title={s.title} sort={sort} order={order} onSort={onSort} />
-                    </span>
-                  ))}
-                </>
-              )}
-            </div>
-          ))}
+          {TABLE_COLUMNS.map((h) => {
+            const sorted = h.sorts.some((x) => x.key === sort);
+            return (
+              <div
+                key={h.key}
+                role="columnheader"
+                aria-sort={sorted ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}
+                className={`flex items-center gap-1 ${h.align === 'right' ? 'justify-end' : ''}`}
+              >
+                {h.sorts.length === 1 ? (
+                  <SortButton k={h.sorts[0].key} label={h.header} sort={sort} order={order} onSort={onSort} />
+                ) : (
+                  <>
+                    <span className="mr-1">{h.header}</span>
+                    {h.sorts.map((x, i) => (
+                      <span key={x.key} className="inline-flex items-center normal-case">
+                        {i > 0 && <span className="mx-0.5 text-slate-400">/</span>}
+                        <SortButton k={x.key} label={x.label} title={x.title} sort={sort} order={order} onSort={onSort} />
+                      </span>
+                    ))}
+                  </>
+                )}
+              </div>
+            );
+          })}
         </div>
         {placeholder ? (
           <div className="p-0">{placeholder}</div>

@@ -8,13 +8,10 @@ import { describeConnection } from '../live/connection-label.ts';
 import { useConnection, useLiveRows, useNow } from '../live/LiveProvider.tsx';
 import { Notices } from '../ui/Notices.tsx';
 import { clusterNotices } from './cluster-notices.ts';
-import { deriveView } from './derive-view.ts';
 import { FilterBar } from './FilterBar.tsx';
 import type { Facets } from './FilterBar.tsx';
-import { formatGpus } from './format.ts';
-import { facetCounts } from './row-filter.ts';
-import { clearFilters, encodeView, hasFilters, toggleSort } from './view-state.ts';
-import type { SortKey } from './view-state.ts';
+import { formatGpus } from '../../lib/format/gpus.ts';
+import { clearFilters, encodeQuery as encodeView, facetCounts, hasFilters, runQuery, toggleSort, type SortKey } from '../../lib/rows/index.ts';
 import { ROW_HEIGHT, WorkloadTable } from './WorkloadTable.tsx';
 import { workloadHref } from './workload-href.ts';
 import { useUrlView } from './use-url-view.ts';
@@ -74,7 +71,7 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const derived = useMemo(() => deriveView(live.rows, view, now), [live.rows, view, now]);
+  const derived = useMemo(() => runQuery(live.rows, view, now), [live.rows, view, now]);
   const facets: Facets = useMemo(() => {
     const status = facetCounts(live.rows, 'status');
     for (const s of STATUS_VOCABULARY) if (!status.some((o) => o.value === s)) status.push({ value: s, count: 0 });

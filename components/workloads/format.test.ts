@@ -1,19 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { amountsText, describeResource, formatAge, formatGpus, gpuResources, migProfiles, sumAmounts } from './format.ts';
+import { formatGpus } from '../../lib/format/gpus.ts';
+import { amountsText, describeResource, gpuResources, migProfiles, sumAmounts } from './format.ts';
 import { frameworkOf } from './framework.ts';
 
-const NOW = Date.parse('2026-12-02T10:00:00Z');
-
-test('ages read like kubectl', () => {
-  assert.equal(formatAge('2026-12-02T09:59:18Z', NOW), '42s');
-  assert.equal(formatAge('2026-12-02T09:53:00Z', NOW), '7m');
-  assert.equal(formatAge('2026-12-01T10:00:00Z', NOW), '24h');
-  assert.equal(formatAge('2026-11-28T10:00:00Z', NOW), '4d');
-  assert.equal(formatAge(null, NOW), '—');
-  assert.equal(formatAge('garbage', NOW), '—');
-  assert.equal(formatAge('2026-12-02T10:00:05Z', NOW), '0s');
-});
 
 test('GPU amounts and resource names; MIG shown as such', () => {
   assert.equal(formatGpus(4), '4');

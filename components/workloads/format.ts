@@ -1,25 +1,6 @@
-/** Formatting shared by the table and the workload page: ages, GPU amounts and resource names. */
+/** GPU resource names and amounts as the table and the workload page show them. */
 import type { GpuAmounts } from '../../contract/index.ts';
-
-/** kubectl-style age: `42s`, `7m`, `5h`, `3d` (hours up to two days, as kubectl does). */
-export function formatAge(createdAt: string | null, now: number): string {
-  if (!createdAt) return '—';
-  const t = Date.parse(createdAt);
-  if (Number.isNaN(t)) return '—';
-  const s = Math.max(0, Math.floor((now - t) / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m`;
-  const h = Math.floor(m / 60);
-  if (h < 48) return `${h}h`;
-  return `${Math.floor(h / 24)}d`;
-}
-
-/** GPU amounts can be fractional (shared GPUs); show at most two decimals, no trailing zeros. */
-export function formatGpus(n: number): string {
-  if (Number.isInteger(n)) return String(n);
-  return String(Math.round(n * 100) / 100);
-}
+import { formatGpus } from '../../lib/format/gpus.ts';
 
 export interface GpuResourceInfo {
   resource: string;

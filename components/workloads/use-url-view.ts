@@ -2,8 +2,10 @@
 
 import { useCallback, useEffect, useState } from 'react';
 import { rememberTableQuery } from './last-view.ts';
-import { decodeView, encodeView } from './view-state.ts';
-import type { ViewState } from './view-state.ts';
+import { encodeQuery as encodeView, parseQuery, type RowQuery as ViewState } from '../../lib/rows/index.ts';
+
+/** The dashboard shows what it can read of a URL: unreadable parameters take their defaults. */
+const decodeView = (qs: string): ViewState => parseQuery(qs).query;
 
 /**
  * The view lives in the URL. React state mirrors it so typing stays immediate; every change is

@@ -6,7 +6,8 @@ import { stringify } from 'yaml';
 import { loadClusterConfigs } from '../cluster/index.ts';
 import { loadCatalog } from '../catalog/index.ts';
 import type { WorkloadTree } from '../engine/index.ts';
-import { LiveWorkloads, sortRows, type WorkloadRow } from '../workloads/index.ts';
+import { columnsFor, compileCelFilter, parseQuery, printRowTable, runQuery } from '../../lib/rows/index.ts';
+import { LiveWorkloads, type WorkloadRow } from '../workloads/index.ts';
 import { printTree, UsageError, type Io } from './offline.ts';
 
 export interface LiveFlags {
@@ -16,6 +17,8 @@ export interface LiveFlags {
   allNamespaces?: boolean;
   output?: string;
   timeout?: string;
+  /** The dashboard's URL query (`status=Running&minGpus=8&sort=allocated`): the same rows as that view. */
+  query?: string;
 }
 
 async function connectOnce(flags: LiveFlags): Promise<{ live: LiveWorkloads; cluster: string; namespace: string }> {
@@ -52,42 +55,34 @@ async function connectOnce(flags: LiveFlags): Promise<{ live: LiveWorkloads; clu
   return { live, cluster: config.name, namespace: flags.namespace ?? ctxNs ?? 'default' };
 }
 
-function age(iso: string | null): string {
-  if (!iso) return '<unknown>';
-  const s = Math.max(0, Math.floor((Date.now() - Date.parse(iso)) / 1000));
-  if (s < 120) return `${s}s`;
-  if (s < 7200) return `${Math.floor(s / 60)}m`;
-  if (s < 172800) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86400)}d`;
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('   ')).join('\n');
+/**
+ * The rows a `get workloads` shows: the namespace (or every one with -A), then the dashboard's
+ * query. Unreadable parameters and unusable CEL are usage errors, as they are 400s in the API.
+ */
+export function selectRows(all: readonly WorkloadRow[], flags: LiveFlags, namespace: string, now: number): WorkloadRow[] {
+  const { query, problems } = parseQuery(flags.query ?? '');
+  if (problems.length > 0) throw new UsageError(`--query: ${problems.map((p) => `${p.param} ${p.message}`).join('; ')}`);
+  if (query.cel.trim() !== '') {
+    const cel = compileCelFilter(query.cel);
+    if (!cel.ok) throw new UsageError(`--query: cel: ${cel.error}`);
+  }
+  // Across namespaces, kubectl lists by namespace, then name.
+  if (flags.allNamespaces && !new URLSearchParams(flags.query ?? '').has('sort')) query.sort = 'namespace';
+  const rows = flags.allNamespaces ? all : all.filter((r) => r.namespace === namespace || r.namespace === '');
+  return runQuery(rows, query, now).rows;
 }
 
 export async function cmdGetWorkloads(flags: LiveFlags, io: Io): Promise<number> {
+  const out = flags.output ?? '';
+  if (!['', 'wide', 'json', 'yaml'].includes(out)) throw new UsageError(`unknown output format "${out}" (json, yaml, wide)`);
   const { live, namespace } = await connectOnce(flags);
   try {
-    let rows: WorkloadRow[] = live.index.allRows();
-    if (!flags.allNamespaces) rows = rows.filter((r) => r.namespace === namespace || r.namespace === '');
-    if (!flags.allNamespaces) rows = sortRows(rows, 'name');
-    else rows = [...rows].sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
-    const out = flags.output ?? '';
+    const now = Date.now();
+    const rows = selectRows(live.index.allRows(), flags, namespace, now);
     if (out === 'json') io.out(JSON.stringify(rows, null, 2));
     else if (out === 'yaml') io.out(stringify(rows).trimEnd());
-    else if (out === '' || out === 'wide') {
-      const wide = out === 'wide';
-      if (rows.length === 0) {
-        io.err(flags.allNamespaces ? 'No workloads found.' : `No workloads found in ${namespace} namespace.`);
-        return 0;
-      }
-      const head = [...(flags.allNamespaces ? ['NAMESPACE'] : []), 'KIND', 'NAME', 'STATUS', 'GPUS(ALLOC/REQ/DESIRED)', 'PODS', 'ROLES', 'AGE', ...(wide ? ['DEFINITION', 'REASON'] : [])];
-      io.out(table([head, ...rows.map((r) => [
-        ...(flags.allNamespaces ? [r.namespace] : []), r.kind, r.name, r.status, `${r.gpus.allocated}/${r.gpus.requested}/${r.gpus.desired}`,
-        `${r.pods.ready}/${r.pods.total}`, r.rolesSummary || '-', age(r.createdAt), ...(wide ? [r.definition.name, r.statusReason ?? ''] : []),
-      ])]));
-    } else throw new UsageError(`unknown output format "${out}" (json, yaml, wide)`);
+    else if (rows.length === 0) io.err(flags.allNamespaces ? 'No workloads found.' : `No workloads found in ${namespace} namespace.`);
+    else io.out(printRowTable(rows, columnsFor({ wide: out === 'wide', oneNamespace: !flags.allNamespaces, oneCluster: true }), now));
     return 0;
   } finally {
     live.stop();

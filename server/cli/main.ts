@@ -52,6 +52,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   const get = program.command('get').description('list live objects');
   liveFlags(get.command('workloads').alias('workload').alias('wl').description('one line per workload: status, GPUs, pods, roles'))
     .option('-o, --output <format>', 'json | yaml | wide')
+    .option('-q, --query <query>', "the dashboard's filters and sort as its URL query, e.g. 'status=Running&minGpus=8&sort=allocated'")
     .action(async (o: LiveFlags) => { code = await cmdGetWorkloads(o, io); });
 
   liveFlags(program.command('tree').description('the workload tree of a live object').argument('<kind/name>'))

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { LiveWorkloads } from '../workloads/index.ts';
 import { loadCatalog } from '../catalog/index.ts';
 import { jobSetObjects } from '../engine/test-support.ts';
+import { DEFAULT_QUERY, type RowQuery } from '../../lib/rows/index.ts';
 import { streamResponse, filterDeltas, resumeDeltas } from './sse.ts';
+
+const q = (p: Partial<RowQuery> = {}): RowQuery => ({ ...DEFAULT_QUERY, ...p });
 import type { RowDelta, WorkloadRow } from '../workloads/index.ts';
 
 function newLive(historySize?: number) {
@@ -30,14 +33,14 @@ test('Last-Event-ID resumes with only the missed deltas; too old an id gets a sn
   for (const o of jobSetObjects({ name: 'b' })) live.index.upsert('c', o);
   live.index.flush();
   const abort = new AbortController();
-  const [resumed] = await firstFrames(streamResponse(live, {}, seqAfterA, abort.signal), 1);
+  const [resumed] = await firstFrames(streamResponse(live, q(), seqAfterA, abort.signal), 1);
   assert.match(resumed, /^id: \d+\nevent: delta\n/);
   assert.match(resumed, /"name":"b"/);
   assert.doesNotMatch(resumed, /"name":"a"/);
   // Fill the small history so the old id is gone.
   for (const n of ['c1', 'c2', 'c3', 'c4']) for (const o of jobSetObjects({ name: n })) live.index.upsert('c', o);
   live.index.flush();
-  const [fresh] = await firstFrames(streamResponse(live, {}, seqAfterA, abort.signal), 1);
+  const [fresh] = await firstFrames(streamResponse(live, q(), seqAfterA, abort.signal), 1);
   assert.match(fresh, /event: snapshot/);
   abort.abort();
 });
@@ -46,8 +49,8 @@ test('per-client filters: a row leaving the filter becomes a removal; resume tur
   const row = (id: string, allocated: number) => ({ id, gpus: { allocated, requested: allocated, desired: allocated, byResource: { allocated: {}, requested: {}, desired: {} } }, status: 'Running', kind: 'JobSet', namespace: 'd', cluster: 'c', name: id, rolesSummary: '' }) as unknown as WorkloadRow;
   const visible = new Set<string>();
   const up = (seq: number, id: string, g: number): RowDelta => ({ seq, op: 'upsert', id, row: row(id, g) });
-  assert.deepEqual(filterDeltas([up(1, 'x', 8)], { minGpus: 4 }, visible).map((d) => d.op), ['upsert']);
-  assert.deepEqual(filterDeltas([up(2, 'x', 0)], { minGpus: 4 }, visible).map((d) => d.op), ['remove']);
-  assert.deepEqual(filterDeltas([up(3, 'y', 0)], { minGpus: 4 }, visible), []);
-  assert.deepEqual(resumeDeltas([up(4, 'x', 8), up(5, 'y', 0), { seq: 6, op: 'remove', id: 'z' }], { minGpus: 4 }).map((d) => `${d.op}:${d.id}`), ['upsert:x', 'remove:y', 'remove:z']);
+  assert.deepEqual(filterDeltas([up(1, 'x', 8)], q({ minGpus: 4 }), visible).map((d) => d.op), ['upsert']);
+  assert.deepEqual(filterDeltas([up(2, 'x', 0)], q({ minGpus: 4 }), visible).map((d) => d.op), ['remove']);
+  assert.deepEqual(filterDeltas([up(3, 'y', 0)], q({ minGpus: 4 }), visible), []);
+  assert.deepEqual(resumeDeltas([up(4, 'x', 8), up(5, 'y', 0), { seq: 6, op: 'remove', id: 'z' }], q({ minGpus: 4 })).map((d) => `${d.op}:${d.id}`), ['upsert:x', 'remove:y', 'remove:z']);
 });

@@ -2,7 +2,8 @@
  * SSE fan-out of row deltas to browsers (protocol in ./protocol.ts): per-client filters applied on
  * the server, resume by `Last-Event-ID` when the deltas are still kept, heartbeats, cleanup on abort.
  */
-import { rowMatches, type RowFilter, type RowDelta, type WorkloadRow } from '../workloads/index.ts';
+import { rowMatcher, type RowQuery } from '../../lib/rows/index.ts';
+import type { RowDelta, WorkloadRow } from '../workloads/index.ts';
 import type { LiveWorkloads } from '../workloads/live.ts';
 import { HEARTBEAT_MS, type SnapshotEvent } from './protocol.ts';
 
@@ -13,10 +14,11 @@ function frame(event: string, data: unknown, id?: number): Uint8Array {
 }
 
 /** Deltas as one filtered client sees them: rows leaving its filter become removals. */
-export function filterDeltas(deltas: RowDelta[], filter: RowFilter, visible: Set<string>): RowDelta[] {
+export function filterDeltas(deltas: RowDelta[], query: RowQuery, visible: Set<string>, now = Date.now()): RowDelta[] {
+  const m = rowMatcher(query, now);
   const out: RowDelta[] = [];
   for (const d of deltas) {
-    if (d.op === 'upsert' && rowMatches(d.row, filter)) {
+    if (d.op === 'upsert' && m.test(d.row)) {
       visible.add(d.id);
       out.push(d);
     } else if (visible.has(d.id)) {
@@ -31,11 +33,12 @@ export function filterDeltas(deltas: RowDelta[], filter: RowFilter, visible: Set
  * Missed deltas for a resuming client. Its earlier visibility is unknown, so every row that does not
  * pass its filter becomes a removal (a removal of a row it never had is harmless).
  */
-export function resumeDeltas(missed: RowDelta[], filter: RowFilter): RowDelta[] {
-  return missed.map((d) => (d.op === 'upsert' && rowMatches(d.row, filter) ? d : { seq: d.seq, op: 'remove', id: d.id }));
+export function resumeDeltas(missed: RowDelta[], query: RowQuery, now = Date.now()): RowDelta[] {
+  const m = rowMatcher(query, now);
+  return missed.map((d) => (d.op === 'upsert' && m.test(d.row) ? d : { seq: d.seq, op: 'remove', id: d.id }));
 }
 
-export function streamResponse(live: LiveWorkloads, filter: RowFilter, lastEventId: number | null, signal: AbortSignal): Response {
+export function streamResponse(live: LiveWorkloads, query: RowQuery, lastEventId: number | null, signal: AbortSignal): Response {
   const index = live.index;
   let cleanup = () => {};
   const body = new ReadableStream<Uint8Array>({
@@ -52,7 +55,8 @@ export function streamResponse(live: LiveWorkloads, filter: RowFilter, lastEvent
       };
       const snapshot = () => {
         visible.clear();
-        const rows: WorkloadRow[] = index.allRows().filter((r) => rowMatches(r, filter));
+        const m = rowMatcher(query, Date.now());
+        const rows: WorkloadRow[] = index.allRows().filter((r) => m.test(r));
         for (const r of rows) visible.add(r.id);
         const ev: SnapshotEvent = { seq: index.currentSeq, rows, clusters: live.clusters() };
         send(frame('snapshot', ev, index.currentSeq));
@@ -61,13 +65,14 @@ export function streamResponse(live: LiveWorkloads, filter: RowFilter, lastEvent
       const missed = lastEventId !== null ? index.deltasSince(lastEventId) : null;
       if (missed === null) snapshot();
       else {
-        for (const r of index.allRows()) if (rowMatches(r, filter)) visible.add(r.id);
-        const own = resumeDeltas(missed, filter);
+        const m = rowMatcher(query, Date.now());
+        for (const r of index.allRows()) if (m.test(r)) visible.add(r.id);
+        const own = resumeDeltas(missed, query);
         if (own.length > 0) send(frame('delta', own, missed[missed.length - 1].seq));
         send(frame('clusters', live.clusters()));
       }
       const unsubscribe = index.subscribe((deltas) => {
-        const own = filterDeltas(deltas, filter, visible);
+        const own = filterDeltas(deltas, query, visible);
         if (own.length > 0) send(frame('delta', own, deltas[deltas.length - 1].seq));
       });
       const unsubscribeClusters = live.subscribeClusters((clusters) => send(frame('clusters', clusters)));

@@ -3,5 +3,4 @@ export { WorkloadIndex, CORE_KINDS, DEFINITION_KINDS, groupKindOf, type IndexOpt
 export { LiveWorkloads, type LiveOptions, type ClustersListener } from './live.ts';
 export { DefinitionSet, entryFromCatalog, entryFromClusterObject, rootGroupKind, type DefinitionEntry } from './definitions.ts';
 export { rowOfTree, rolesSummary, statusReason } from './row-of-tree.ts';
-export { rowMatches, sortRows, SORT_FIELDS, type RowFilter, type SortField } from './filter.ts';
 export { rowId, type WorkloadRow, type RowDelta, type ClusterInfo, type ClusterState } from './row.ts';

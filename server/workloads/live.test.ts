@@ -2,6 +2,7 @@
  * Integration tests of the live layer against the embedded simulated cluster over real HTTPS:
  * discovery, list+watch, owner walking, deltas, SSE, recovery from dropped watches and 410, RBAC.
  */
+import { parseQuery } from '../../lib/rows/index.ts';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -85,7 +86,7 @@ test('one pod change reaches an SSE client as one delta', async () => {
   const live = await connect(sim);
   await until('the pod row', () => live.index.row('wmap-sim/default/Pod/solo'));
   const abort = new AbortController();
-  const res = streamResponse(live, { minGpus: 1 }, null, abort.signal);
+  const res = streamResponse(live, parseQuery('minGpus=1').query, null, abort.signal);
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let text = '';

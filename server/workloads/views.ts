@@ -3,13 +3,14 @@ import { stringify } from 'yaml';
 import type { DefinitionDetail, DefinitionItem, ValidateResult, WorkloadDetail, WorkloadPage } from '../../contract/index.ts';
 import { loadDefinitionsFromText, compileDefinition } from '../engine/index.ts';
 import type { DefinitionEntry } from './definitions.ts';
-import { rowMatches, sortRows, type RowFilter, type SortField } from './filter.ts';
-import { rowId, type WorkloadRow } from './row.ts';
+import { runQuery, type RowQuery } from '../../lib/rows/index.ts';
+import { rowId } from './row.ts';
 import type { WorkloadIndex } from './workload-index.ts';
 
-export function pageOfRows(index: WorkloadIndex, filter: RowFilter, sort: SortField, order: 'asc' | 'desc', limit: number, offset: number): WorkloadPage {
-  const matching = index.allRows().filter((r) => rowMatches(r, filter));
-  return { total: matching.length, rows: sortRows(matching, sort, order).slice(offset, offset + limit) };
+/** One page of the rows a query selects, with the totals of all of them (not just the page). */
+export function pageOfRows(index: WorkloadIndex, query: RowQuery, limit: number, offset: number, now: number): WorkloadPage {
+  const r = runQuery(index.allRows(), query, now);
+  return { total: r.rows.length, rows: r.rows.slice(offset, offset + limit), totals: r.totals };
 }
 
 

@@ -1,5 +1,6 @@
 /** Shared by the API route handlers: JSON errors with a code and a message, never a stack trace. */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { compileCelFilter, parseQuery, type RowQuery } from '@/lib/rows/index.ts';
 import { getRuntime, type Runtime } from '@/server/workloads/runtime.ts';
 
 export function jsonError(status: number, code: string, message: string): Response {
@@ -20,21 +21,20 @@ export function withRuntime(fn: (rt: Runtime) => Response | Promise<Response>): 
     .catch((e: unknown) => jsonError(500, 'internal', e instanceof Error ? e.message.split('\n')[0] : 'internal error'));
 }
 
-const list = z
-  .union([z.string(), z.array(z.string())])
-  .optional()
-  .transform((v) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)));
-
-export const filterQuery = z.object({
-  cluster: list,
-  namespace: list,
-  kind: list,
-  status: list,
-  minGpus: z.coerce.number().min(0).optional(),
-  maxGpus: z.coerce.number().min(0).optional(),
-  gpuField: z.enum(['allocated', 'requested', 'desired']).optional(),
-  q: z.string().max(200).optional(),
-});
+/**
+ * The row query of a request (lib/rows: the same parser as the dashboard's), or a 400 that names the
+ * parameter it could not read. An unusable CEL expression is a 400 too: the dashboard shows such an
+ * expression's error beside the box, an API caller would otherwise get every row.
+ */
+export function rowQueryOf(url: URL): RowQuery | Response {
+  const { query, problems } = parseQuery(url.searchParams);
+  if (problems.length > 0) return jsonError(400, 'invalid_request', problems.map((p) => `${p.param}: ${p.message}`).join('; '));
+  if (query.cel.trim() !== '') {
+    const cel = compileCelFilter(query.cel);
+    if (!cel.ok) return jsonError(400, 'invalid_cel', `cel: ${cel.error}`);
+  }
+  return query;
+}
 
 /** URLSearchParams → object, repeated keys as arrays. */
 export function queryObject(url: URL): Record<string, string | string[]> {

@@ -1,5 +1,5 @@
 import { streamResponse } from '@/server/stream/index.ts';
-import { badRequest, filterQuery, queryObject, withRuntime } from '../_shared/respond.ts';
+import { rowQueryOf, withRuntime } from '../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -7,11 +7,11 @@ export const dynamic = 'force-dynamic';
 export function GET(req: Request): Promise<Response> {
   return withRuntime((rt) => {
     const url = new URL(req.url);
-    const p = filterQuery.safeParse(queryObject(url));
-    if (!p.success) return badRequest(p.error);
+    const query = rowQueryOf(url);
+    if (query instanceof Response) return query;
     // EventSource sends Last-Event-ID on reconnect; a first connection may pass it as a parameter.
     const raw = req.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
     const last = raw !== null && /^\d+$/.test(raw) ? Number(raw) : null;
-    return streamResponse(rt.live, p.data, last, req.signal);
+    return streamResponse(rt.live, query, last, req.signal);
   });
 }

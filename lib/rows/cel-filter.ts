@@ -36,13 +36,6 @@ export type CelFilter =
   | { ok: true; source: string; test: (row: WorkloadRow, now: number, nowDate?: Date) => boolean }
   | { ok: false; source: string; error: string };
 
-export interface CelFilterResult {
-  rows: WorkloadRow[];
-  /** Rows on which the expression failed (a missing key, a type mismatch); they are left out. */
-  failures: number;
-  firstError: string | null;
-}
-
 let environment: Environment | null = null;
 
 function env(): Environment {
@@ -153,20 +146,4 @@ function compileUncached(source: string): CelFilter {
       return out;
     },
   };
-}
-
-export function runCelFilter(filter: CelFilter & { ok: true }, rows: readonly WorkloadRow[], now: number): CelFilterResult {
-  const out: WorkloadRow[] = [];
-  let failures = 0;
-  let firstError: string | null = null;
-  const nowDate = new Date(now);
-  for (const row of rows) {
-    try {
-      if (filter.test(row, now, nowDate)) out.push(row);
-    } catch (e) {
-      failures++;
-      if (firstError === null) firstError = celMessage(e);
-    }
-  }
-  return { rows: out, failures, firstError };
 }

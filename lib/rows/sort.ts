@@ -3,9 +3,9 @@
  * across live updates (rows do not swap places when an unrelated row changes).
  */
 import type { WorkloadRow } from '../../contract/index.ts';
-import type { SortKey, SortOrder } from './view-state.ts';
+import type { SortKey, SortOrder } from './query.ts';
 
-// Problems first: the order people scan a status column in.
+// Problems first: the order people scan a status column in (not the vocabulary's order).
 const STATUS_RANK: Record<string, number> = {
   Failed: 0,
   Degraded: 1,

@@ -1,14 +1,7 @@
 /** Totals above the table, for the rows that are shown. */
-import type { WorkloadRow } from '../../contract/index.ts';
+import type { RowTotals, WorkloadRow } from '../../contract/index.ts';
 
-export interface Totals {
-  workloads: number;
-  allocated: number;
-  requested: number;
-  desired: number;
-  podsReady: number;
-  podsTotal: number;
-}
+export type Totals = RowTotals;
 
 export function totalsOf(rows: readonly WorkloadRow[]): Totals {
   const t: Totals = { workloads: rows.length, allocated: 0, requested: 0, desired: 0, podsReady: 0, podsTotal: 0 };

@@ -1,0 +1,96 @@
+/**
+ * The workloads table's columns, once: what the dashboard's table and `wmap get workloads` both
+ * print. Each column has its header, its width in the table, the sort keys behind it, kubectl's
+ * priority (0: always; 1: only with `-o wide`) and its text. The table may render a richer cell
+ * (a badge, a bar) for a column, but it takes the column list, headers, widths and sorts from here.
+ */
+import type { WorkloadRow } from '../../contract/index.ts';
+import { humanAge } from '../format/duration.ts';
+import { formatGpus } from '../format/gpus.ts';
+import type { SortKey } from './query.ts';
+
+export type ColumnKey = 'kind' | 'name' | 'namespace' | 'cluster' | 'status' | 'gpus' | 'pods' | 'roles' | 'age' | 'definition' | 'reason';
+
+export interface ColumnSort {
+  key: SortKey;
+  /** Shown in the header when a column has several sorts (`alloc / req / desired`). */
+  label: string;
+  title: string;
+}
+
+export interface RowColumn {
+  key: ColumnKey;
+  /** The table's header; the CLI prints it upper-cased unless `cliHeader` says otherwise. */
+  header: string;
+  cliHeader?: string;
+  /** CSS grid track in the table. */
+  width: string;
+  /** How the column sorts; several for GPUs (allocated, requested, desired). */
+  sorts: ColumnSort[];
+  /** kubectl's column priority: 0 always shown, 1 only in the wide output. */
+  priority: 0 | 1;
+  /**
+   * A column that kubectl leaves out when the listing covers only one namespace (NAMESPACE without
+   * `-A`) or one cluster (one kubeconfig context).
+   */
+  scope?: 'namespace' | 'cluster';
+  align?: 'right';
+  /** The cell as text; `null` when the row has nothing to show (printed as `<none>` or `—`). */
+  text(row: WorkloadRow, now: number): string | null;
+}
+
+const single = (key: SortKey, header: string): ColumnSort[] => [{ key, label: header, title: `Sort by ${header.toLowerCase()}` }];
+
+export const ROW_COLUMNS: readonly RowColumn[] = [
+  { key: 'kind', header: 'Kind', width: 'minmax(150px,1fr)', sorts: single('kind', 'Kind'), priority: 0, text: (r) => r.kind },
+  { key: 'name', header: 'Name', width: 'minmax(200px,2.2fr)', sorts: single('name', 'Name'), priority: 0, text: (r) => r.name },
+  { key: 'namespace', header: 'Namespace', width: 'minmax(120px,1fr)', sorts: single('namespace', 'Namespace'), priority: 0, scope: 'namespace', text: (r) => r.namespace || null },
+  { key: 'cluster', header: 'Cluster', width: 'minmax(90px,0.8fr)', sorts: single('cluster', 'Cluster'), priority: 0, scope: 'cluster', text: (r) => r.cluster },
+  { key: 'status', header: 'Status', width: '128px', sorts: single('status', 'Status'), priority: 0, text: (r) => r.status },
+  {
+    key: 'gpus',
+    header: 'GPUs',
+    cliHeader: 'GPUS(ALLOC/REQ/DESIRED)',
+    width: '190px',
+    sorts: [
+      { key: 'allocated', label: 'alloc', title: 'Sort by GPUs allocated (pods bound to a node, not finished)' },
+      { key: 'requested', label: 'req', title: 'Sort by GPUs requested (live, non-terminal pods)' },
+      { key: 'desired', label: 'desired', title: 'Sort by GPUs desired (templates × replicas)' },
+    ],
+    priority: 0,
+    text: (r) => `${formatGpus(r.gpus.allocated)}/${formatGpus(r.gpus.requested)}/${formatGpus(r.gpus.desired)}`,
+  },
+  { key: 'pods', header: 'Pods', width: '72px', sorts: single('pods', 'Pods'), priority: 0, align: 'right', text: (r) => `${r.pods.ready}/${r.pods.total}` },
+  { key: 'roles', header: 'Roles', width: 'minmax(150px,1.5fr)', sorts: single('roles', 'Roles'), priority: 0, text: (r) => r.rolesSummary || null },
+  { key: 'age', header: 'Age', width: '60px', sorts: single('age', 'Age'), priority: 0, align: 'right', text: (r, now) => humanAge(r.createdAt, now) },
+  { key: 'definition', header: 'Definition', width: 'minmax(160px,1.5fr)', sorts: [], priority: 1, text: (r) => r.definition.name },
+  { key: 'reason', header: 'Reason', width: 'minmax(160px,2fr)', sorts: [], priority: 1, text: (r) => r.statusReason },
+];
+
+export interface ColumnChoice {
+  /** Include priority-1 columns (`-o wide`). */
+  wide: boolean;
+  /** The listing covers one namespace: leave out namespace-scoped columns. */
+  oneNamespace: boolean;
+  oneCluster: boolean;
+}
+
+export function columnsFor(c: ColumnChoice): RowColumn[] {
+  return ROW_COLUMNS.filter((col) => (c.wide || col.priority === 0) && !(col.scope === 'namespace' && c.oneNamespace) && !(col.scope === 'cluster' && c.oneCluster));
+}
+
+/** The column a sort key belongs to. */
+export function columnOfSort(key: SortKey): RowColumn | undefined {
+  return ROW_COLUMNS.find((c) => c.sorts.some((s) => s.key === key));
+}
+
+/**
+ * Rows as kubectl prints a table: upper-case headers, columns padded to their widest cell and
+ * separated by three spaces, the namespace first (as `kubectl get -A` does), `<none>` for empty cells.
+ */
+export function printRowTable(rows: readonly WorkloadRow[], columns: readonly RowColumn[], now: number): string {
+  const cols = [...columns.filter((c) => c.scope === 'namespace'), ...columns.filter((c) => c.scope !== 'namespace')];
+  const lines = [cols.map((c) => c.cliHeader ?? c.header.toUpperCase()), ...rows.map((r) => cols.map((c) => c.text(r, now) ?? '<none>'))];
+  const widths = cols.map((_, i) => Math.max(...lines.map((l) => l[i].length)));
+  return lines.map((l) => l.map((cell, i) => (i === l.length - 1 ? cell : cell.padEnd(widths[i]))).join('   ')).join('\n');
+}

@@ -1,5 +1,6 @@
 /** The live workload index: rows, deltas, definitions per cluster, cluster states. */
-export { WorkloadIndex, CORE_KINDS, DEFINITION_KINDS, groupKindOf, type IndexOptions, type DeltaListener } from './workload-index.ts';
+export { WorkloadIndex, type IndexOptions, type DeltaListener } from './workload-index.ts';
+export { CORE_KINDS, DEFINITION_KINDS, groupKindOf } from './group-kind.ts';
 export { LiveWorkloads, type LiveOptions, type ClustersListener } from './live.ts';
 export { DefinitionSet, entryFromCatalog, entryFromClusterObject, rootGroupKind, type DefinitionEntry } from './definitions.ts';
 export { rowOfTree, rolesSummary, statusReason } from './row-of-tree.ts';

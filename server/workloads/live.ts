@@ -7,7 +7,8 @@ import { ClusterConnection, type ClusterConfig, type ClusterObject, type Connect
 import type { KubeObject } from '../engine/index.ts';
 import { DefinitionSet, entryFromCatalog, type DefinitionEntry } from './definitions.ts';
 import type { ClusterInfo } from './row.ts';
-import { CORE_KINDS, DEFINITION_KINDS, WorkloadIndex, groupKindOf, type IndexOptions } from './workload-index.ts';
+import { CORE_KINDS, DEFINITION_KINDS, groupKindOf } from './group-kind.ts';
+import { WorkloadIndex, type IndexOptions } from './workload-index.ts';
 
 export interface LiveOptions {
   clusters: ClusterConfig[];

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { createLogger, setRootLogger } from '../../log/index.ts';
 import { MemoryStore } from './memory-store.ts';
 import { StoreError } from './object-store.ts';
 import type { KubeObject, WatchEvent } from './object-store.ts';
@@ -248,4 +250,32 @@ test('snapshot and restore keep objects and never move the counter back', () => 
   assert.equal(b.get('v1', 'ConfigMap', 'default', 'a')!.metadata.uid, a.get('v1', 'ConfigMap', 'default', 'a')!.metadata.uid);
   assert.equal(b.resourceVersion(), '5001');
   assert.throws(() => b.historySince(5000), (e: unknown) => e instanceof StoreError && e.status === 410);
+});
+
+test('a failing watch handler is logged and the others still get the event', () => {
+  const chunks: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      chunks.push(chunk.toString());
+      cb();
+    },
+  });
+  setRootLogger(createLogger({ level: 'info', format: 'json', destination: sink }));
+  try {
+    const s = new MemoryStore();
+    s.subscribe(() => {
+      throw new Error('boom');
+    });
+    const events = record(s);
+    s.create(cm('a'));
+    assert.equal(events.length, 1);
+    const lines = chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { component: string; msg: string; err: { message: string }; object: string });
+    assert.equal(lines.length, 1);
+    assert.equal(lines[0].component, 'sim.store');
+    assert.equal(lines[0].msg, 'watch handler failed');
+    assert.equal(lines[0].err.message, 'boom');
+    assert.equal(lines[0].object, 'default/a');
+  } finally {
+    setRootLogger(createLogger());
+  }
 });

@@ -1,5 +1,6 @@
 /** Knobs of the simulated controllers, with the defaults a demo cluster looks natural with. */
 
+import { logger } from '../../log/index.ts';
 import type { SimClock } from '../clock.ts';
 
 /** A duration or a [min, max] range in simulated milliseconds (picked per pod, deterministically). */
@@ -29,7 +30,7 @@ export interface ControllerOptions {
   drainBudgetMs?: number;
   /** Loop guard for settle(). Default 20 million. */
   maxReconcilesPerSettle?: number;
-  /** Reconcile errors that are not conflicts. Default: console.warn, rate-limited. */
+  /** Reconcile errors that are not conflicts. Default: a warning in the log (`sim.controllers`), rate-limited. */
   onError?: (error: unknown, where: string) => void;
 }
 
@@ -67,7 +68,7 @@ export function resolveOptions(o: ControllerOptions): ResolvedOptions {
     onError:
       o.onError ??
       ((e, where) => {
-        if (warned++ < 20) console.warn(`sim controller ${where}:`, e instanceof Error ? e.message : e);
+        if (warned++ < 20) logger('sim.controllers').warn({ where, err: e }, 'reconcile failed');
       }),
   };
 }

@@ -1,18 +1,22 @@
 /**
  * The wiring shared by every simulated controller: one store subscription feeding an owner index and a
  * de-duplicating work queue (like client-go informers + workqueues), delayed requeues on the simulated
- * clock, and write helpers that skip no-op writes. Controllers themselves are small: they declare which
- * kinds they reconcile and own, and implement `reconcile(ns, name)` by reading the store and the index.
+ * clock, and write helpers that skip no-op writes (StoreClient, which the Runtime extends). Controllers
+ * themselves are small: they declare which kinds they reconcile and own, and implement
+ * `reconcile(ns, name)` by reading the store and the index.
  */
 
 import type { SimClock } from '../clock.ts';
-import type { KubeObject, ListOptions, ObjectStore, WatchEvent } from '../store/object-store.ts';
+import type { KubeObject, ObjectStore, WatchEvent } from '../store/object-store.ts';
 import { StoreError } from '../store/object-store.ts';
 import { controllerRefOf, gkOf, objGk } from './meta.ts';
+import { OwnerIndex } from './owner-index.ts';
 import { Rng } from './random.ts';
 import type { ResolvedOptions } from './options.ts';
+import type { QueueItem } from './reconcile-queue.ts';
+import { queueKey, ReconcileQueue } from './reconcile-queue.ts';
+import { StoreClient } from './store-client.ts';
 import type { Pod } from './types.ts';
-import { deepEqual } from '../store/object-utils.ts';
 
 export interface Controller {
   /** Unique name, also the prefix of its queue keys. */
@@ -38,91 +42,16 @@ export interface Controller {
   stop?(): void;
 }
 
-interface QueueItem {
-  ctrl: Controller;
-  ns: string;
-  name: string;
-}
-
-/** FIFO with an advancing head (no per-item shifting). */
-class Fifo {
-  items: QueueItem[] = [];
-  head = 0;
-
-  get size(): number {
-    return this.items.length - this.head;
-  }
-
-  push(item: QueueItem): void {
-    this.items.push(item);
-  }
-
-  shift(): QueueItem | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head++];
-    if (this.head > 4096 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return item;
-  }
-
-  clear(): void {
-    this.items = [];
-    this.head = 0;
-  }
-}
-
-const LEVELS = 3;
-
-/** Children by owner uid, kept from the event stream (the store's own index is private). */
-class OwnerIndex {
-  private readonly byOwner = new Map<string, Map<string, KubeObject>>();
-
-  apply(event: WatchEvent): void {
-    const obj = event.object;
-    const uid = obj.metadata.uid;
-    if (!uid) return;
-    const before = event.previous?.metadata.ownerReferences;
-    const after = event.type === 'DELETED' ? undefined : obj.metadata.ownerReferences;
-    if (before && before !== after) {
-      for (const r of before) {
-        if (after?.some((a) => a.uid === r.uid)) continue;
-        const m = this.byOwner.get(r.uid);
-        if (m) {
-          m.delete(uid);
-          if (m.size === 0) this.byOwner.delete(r.uid);
-        }
-      }
-    }
-    if (after) {
-      for (const r of after) {
-        let m = this.byOwner.get(r.uid);
-        if (!m) this.byOwner.set(r.uid, (m = new Map()));
-        m.set(uid, obj);
-      }
-    }
-  }
-
-  children(ownerUid: string): Iterable<KubeObject> {
-    return this.byOwner.get(ownerUid)?.values() ?? [];
-  }
-}
-
-export class Runtime {
-  readonly store: ObjectStore;
+export class Runtime extends StoreClient {
   readonly clock: SimClock;
   readonly options: ResolvedOptions;
-  /** Names and other choices that must be reproducible for a seed. */
-  readonly rng: Rng;
   private readonly index = new OwnerIndex();
   private readonly controllers: Controller[] = [];
   private readonly byName = new Map<string, Controller>();
   private readonly primaries = new Map<string, Controller[]>();
   private readonly owners = new Map<string, Controller[]>();
   private readonly watchers = new Map<string, Array<{ ctrl: Controller; map: (obj: KubeObject, rt: Runtime) => Array<[string, string]> }>>();
-  private readonly queues: Fifo[] = Array.from({ length: LEVELS }, () => new Fifo());
-  private readonly queued = new Set<string>();
+  private readonly queue = new ReconcileQueue();
   private readonly delayed = new Map<string, { id: number; due: number }>();
   private unsubscribe: (() => void) | undefined;
   private unhook: (() => void) | undefined;
@@ -132,13 +61,11 @@ export class Runtime {
   private readonly conflicts = new Map<string, number>();
   /** Reconciles run so far (for benchmarks and loop diagnostics). */
   reconciles = 0;
-  writes = 0;
 
   constructor(store: ObjectStore, clock: SimClock, options: ResolvedOptions) {
-    this.store = store;
+    super(store, new Rng(options.seed));
     this.clock = clock;
     this.options = options;
-    this.rng = new Rng(options.seed);
   }
 
   register(ctrl: Controller): void {
@@ -172,8 +99,7 @@ export class Runtime {
     for (const d of this.delayed.values()) this.clock.clearTimeout(d.id);
     this.delayed.clear();
     for (const c of this.controllers) c.stop?.();
-    for (const q of this.queues) q.clear();
-    this.queued.clear();
+    this.queue.clear();
   }
 
   private knownKinds(): string[] {
@@ -228,11 +154,7 @@ export class Runtime {
   enqueue(ctrl: Controller | string, ns: string, name: string): void {
     const c = typeof ctrl === 'string' ? this.byName.get(ctrl) : ctrl;
     if (!c || this.stopped) return;
-    const key = `${c.name}\x00${ns}\x00${name}`;
-    if (this.queued.has(key)) return;
-    this.queued.add(key);
-    this.queues[Math.min(LEVELS - 1, Math.max(0, c.priority ?? 1))].push({ ctrl: c, ns, name });
-    this.scheduleDrain();
+    if (this.queue.add(c, ns, name)) this.scheduleDrain();
   }
 
   /** Requeues after `ms` simulated milliseconds (keeps the earliest when asked twice). */
@@ -243,7 +165,7 @@ export class Runtime {
       this.enqueue(c, ns, name);
       return;
     }
-    const key = `${c.name}\x00${ns}\x00${name}`;
+    const key = queueKey(c, ns, name);
     const due = this.clock.now() + ms;
     const prev = this.delayed.get(key);
     if (prev && prev.due <= due) return;
@@ -281,8 +203,7 @@ export class Runtime {
     let n = 0;
     try {
       for (;;) {
-        for (let item = this.next(); item; item = this.next()) {
-          this.queued.delete(`${item.ctrl.name}\x00${item.ns}\x00${item.name}`);
+        for (let item = this.queue.next(); item; item = this.queue.next()) {
           this.runOne(item);
           if (++n > this.options.maxReconcilesPerSettle) {
             throw new Error(`sim controllers: more than ${this.options.maxReconcilesPerSettle} reconciles without settling (a loop?) last: ${item.ctrl.name} ${item.ns}/${item.name}`);
@@ -290,19 +211,11 @@ export class Runtime {
           if ((n & 255) === 0 && Date.now() > deadline) return true;
         }
         for (const c of this.controllers) c.onIdle?.(this);
-        if (this.queues.every((q) => q.size === 0)) return false;
+        if (this.queue.isEmpty()) return false;
       }
     } finally {
       this.draining = false;
     }
-  }
-
-  private next(): QueueItem | undefined {
-    for (const q of this.queues) {
-      const item = q.shift();
-      if (item) return item;
-    }
-    return undefined;
   }
 
   private runOne(item: QueueItem): void {
@@ -310,7 +223,7 @@ export class Runtime {
     try {
       item.ctrl.reconcile(this, item.ns, item.name);
     } catch (e) {
-      const key = `${item.ctrl.name}\x00${item.ns}\x00${item.name}`;
+      const key = queueKey(item.ctrl, item.ns, item.name);
       if (e instanceof StoreError && (e.reason === 'Conflict' || e.reason === 'NotFound' || e.reason === 'AlreadyExists')) {
         // Someone else wrote first (or the object went away): look again, a bounded number of times.
         const n = (this.conflicts.get(key) ?? 0) + 1;
@@ -325,14 +238,6 @@ export class Runtime {
   }
 
   // ------------------------------------------------------------------ reads
-
-  get<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, ns: string | undefined, name: string): T | undefined {
-    return this.store.get(apiVersion, kind, ns || undefined, name) as T | undefined;
-  }
-
-  list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts?: ListOptions): T[] {
-    return this.store.list(apiVersion, kind, opts) as T[];
-  }
 
   /** Objects whose controller reference points at `owner`, optionally of one `group/Kind`. */
   children<T extends KubeObject = KubeObject>(owner: KubeObject | string, gk?: string): T[] {
@@ -354,26 +259,7 @@ export class Runtime {
     return this.clock.now();
   }
 
-  // ------------------------------------------------------------------ writes
-
-  /**
-   * Creates an object. A `generateName` without a name gets a seeded suffix here (not in the store) so
-   * that scenarios are reproducible; the object keeps its generateName like a real one.
-   */
-  create<T extends KubeObject>(obj: T): T {
-    const meta = obj.metadata;
-    this.writes++;
-    if (meta.name || !meta.generateName) return this.store.create(obj) as T;
-    // A seeded suffix (not the store's) keeps scenarios reproducible; a clash just draws again.
-    for (let i = 0; ; i++) {
-      const named = { ...obj, metadata: { ...meta, name: meta.generateName.slice(0, 58) + this.rng.suffix(5) } };
-      try {
-        return this.store.create(named) as T;
-      } catch (e) {
-        if (!(e instanceof StoreError && e.reason === 'AlreadyExists') || i > 20) throw e;
-      }
-    }
-  }
+  // ------------------------------------------------------------------ pod admission
 
   /**
    * Mutating admission for pods, in registration order (operators with pod webhooks, like
@@ -408,91 +294,6 @@ export class Runtime {
     }
     return this.create(p);
   }
-
-  /** Replaces an object unless nothing would change; keeps optimistic concurrency. */
-  update<T extends KubeObject>(next: T): T {
-    this.writes++;
-    return this.store.update(next) as T;
-  }
-
-  /** Writes `status` unless it equals the stored one. Returns the stored object. */
-  setStatus<T extends KubeObject>(obj: T, status: unknown): T {
-    if (deepEqual(obj.status, status)) return obj;
-    this.writes++;
-    return this.store.updateStatus({
-      apiVersion: obj.apiVersion,
-      kind: obj.kind,
-      metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace, uid: obj.metadata.uid },
-      status,
-    }) as T;
-  }
-
-  /** Deletes an object, ignoring "already gone". */
-  delete(obj: KubeObject): void {
-    this.writes++;
-    try {
-      this.store.delete(obj.apiVersion, obj.kind, obj.metadata.namespace, obj.metadata.name!);
-    } catch (e) {
-      if (!(e instanceof StoreError && e.reason === 'NotFound')) throw e;
-    }
-  }
-
-  /**
-   * Makes `existing` (a child this controller owns) match `desired` in labels, annotations, ownerReferences
-   * and every top-level field except metadata and status; returns the stored object.
-   */
-  syncObject<T extends KubeObject>(existing: T, desired: KubeObject): T {
-    let changed = false;
-    const meta = { ...existing.metadata };
-    for (const k of ['labels', 'annotations', 'ownerReferences'] as const) {
-      const want = desired.metadata[k];
-      if (want !== undefined && !deepEqual(meta[k], want)) {
-        (meta as Record<string, unknown>)[k] = want;
-        changed = true;
-      }
-    }
-    const next: KubeObject = { ...existing, metadata: meta };
-    for (const k in desired) {
-      if (k === 'metadata' || k === 'status' || k === 'apiVersion' || k === 'kind') continue;
-      if (!deepEqual(existing[k], desired[k])) {
-        next[k] = desired[k];
-        changed = true;
-      }
-    }
-    return changed ? this.update(next as T) : existing;
-  }
-
-  /** Creates `desired` if missing; an existing object is left as it is (Services keep their IP). */
-  ensure<T extends KubeObject>(desired: T): T {
-    const cur = this.store.get(desired.apiVersion, desired.kind, desired.metadata.namespace, desired.metadata.name!) as T | undefined;
-    return cur ?? this.create(desired);
-  }
-
-  /** Like apply, for Services: the allocated cluster IP of an existing Service is kept. */
-  applyService<T extends KubeObject>(desired: T): T {
-    const cur = this.store.get(desired.apiVersion, desired.kind, desired.metadata.namespace, desired.metadata.name!) as T | undefined;
-    if (!cur) return this.create(desired);
-    const want = desired.metadata.ownerReferences?.find((r) => r.controller);
-    const have = cur.metadata.ownerReferences?.find((r) => r.controller);
-    if (want && have && want.uid !== have.uid) return cur;
-    const cs = (cur.spec ?? {}) as Record<string, unknown>;
-    const ds = (desired.spec ?? {}) as Record<string, unknown>;
-    return this.syncObject(cur, { ...desired, spec: { ...ds, clusterIP: cs.clusterIP, clusterIPs: cs.clusterIPs } });
-  }
-
-  /**
-   * Creates `desired` if missing, else syncs it. An object controlled by another owner (e.g. a child of a
-   * deleted owner the garbage collector has not reached yet) is never adopted: it is left alone and
-   * returned as it is, like controller-runtime refuses to take over objects with a foreign controller.
-   */
-  apply<T extends KubeObject>(desired: T): T {
-    const cur = this.store.get(desired.apiVersion, desired.kind, desired.metadata.namespace, desired.metadata.name!) as T | undefined;
-    if (!cur) return this.create(desired);
-    const want = desired.metadata.ownerReferences?.find((r) => r.controller);
-    const have = cur.metadata.ownerReferences?.find((r) => r.controller);
-    if (want && have && want.uid !== have.uid) return cur;
-    return this.syncObject(cur, desired);
-  }
 }
 
 function push<V>(m: Map<string, V[]>, k: string, v: V): void {
@@ -517,4 +318,4 @@ function existingObjects(store: ObjectStore, gks: string[]): KubeObject[] {
 }
 
 /** Structural equality of JSON values, key order ignored, undefined members ignored (the store's own rule). */
-export { deepEqual };
+export { deepEqual } from '../store/object-utils.ts';

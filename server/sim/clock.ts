@@ -8,6 +8,8 @@
  * - manual: time only moves on `advance(ms)`, which fires due timers in time order, synchronously.
  */
 
+import { logger } from '../log/index.ts';
+
 export type TimerId = number;
 
 interface Timer {
@@ -250,14 +252,14 @@ export class SimClock {
         try {
           top.fn();
         } catch (e) {
-          console.error('sim clock: timer failed', e);
+          logger('sim.clock').error({ err: e }, 'timer failed');
         }
       }
       for (const h of this.afterHooks) {
         try {
           h();
         } catch (e) {
-          console.error('sim clock: after-timers hook failed', e);
+          logger('sim.clock').error({ err: e }, 'after-timers hook failed');
         }
       }
     } finally {

@@ -20,6 +20,7 @@ import { selfSignedCert } from './api/tls.ts';
 import type { RequestLogEntry } from './api/server.ts';
 import { ApiServer } from './api/server.ts';
 import { frameworkCrds } from './crds/index.ts';
+import { logger } from '../log/index.ts';
 import { MemoryStore } from './store/memory-store.ts';
 import type { KubeObject, ObjectStore } from './store/object-store.ts';
 
@@ -148,7 +149,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   const rules: AccessRule[] = [{ token: adminToken, user: 'admin', admin: true }, ...(options.tokens ?? [])];
   if (!isLoopback(host)) {
     // Bound beyond loopback: still token-only (no anonymous access), as DESIGN's "safe by default" asks.
-    console.warn(`sim: API server bound to ${host}; every request needs a bearer token`);
+    logger('sim').warn({ host }, 'API server bound beyond loopback; every request needs a bearer token');
   }
 
   const scenario = options.scenario ?? 'empty';

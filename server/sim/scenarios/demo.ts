@@ -6,6 +6,7 @@
  */
 
 import type { SimClock } from '../clock.ts';
+import { logger } from '../../log/index.ts';
 import { Rng } from '../controllers/random.ts';
 import type { KubeObject, ObjectStore } from '../store/object-store.ts';
 import { StoreError } from '../store/object-store.ts';
@@ -163,7 +164,7 @@ export function applyDemo(store: ObjectStore, options: DemoOptions): { stop(): v
     try {
       churnOnce(store, clock, rng, generations);
     } catch (e) {
-      if (!(e instanceof StoreError)) console.warn('sim demo: change failed', e instanceof Error ? e.message : e);
+      if (!(e instanceof StoreError)) logger('sim.demo').warn({ err: e }, 'change failed');
     }
   };
   const stop = clock.setInterval(tick, 20_000);

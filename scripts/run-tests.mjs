@@ -49,12 +49,13 @@ if (want('unit')) {
   console.log(`\n== unit and integration tests (${files.length} files)`);
   const tmp = mkdtempSync(join(tmpdir(), 'wmap-test-'));
   const tap = join(tmp, 'report.tap');
+  // Servers and clusters started by tests log at info; a test run shows only what went wrong.
   const code = await run(process.execPath, [
     '--import', 'tsx', '--test',
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tap}`,
     ...files,
-  ]);
+  ], { env: { WMAP_LOG_LEVEL: process.env.WMAP_LOG_LEVEL ?? 'error' } });
   const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
   const count = (label) => Number(text.match(new RegExp(`^# ${label} (\\d+)$`, 'm'))?.[1] ?? 0);
   let passed = count('pass');

@@ -1,6 +1,7 @@
 /** The `wmap` command line. Every failure is a message on stderr and exit code 1, never a stack trace. */
 import { Command, CommanderError } from 'commander';
 import { cmdCatalog, cmdResolve, cmdValidate, UsageError, type Io } from './offline.ts';
+import { createLogger, setRootLogger } from '../log/index.ts';
 import { cmdGetWorkloads, cmdTree, cmdVerify, type LiveFlags } from './live-commands.ts';
 
 function waitForSignal(): Promise<void> {
@@ -47,7 +48,11 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       .option('--context <name>', 'kubeconfig context (default: the current one)')
       .option('-n, --namespace <ns>', 'namespace (default: the context\'s)')
       .option('-A, --all-namespaces', 'every namespace', false)
-      .option('--timeout <seconds>', 'how long to wait for the cluster', '30');
+      .option('--timeout <seconds>', 'how long to wait for the cluster', '30')
+      // A one-shot command prints its answer; the cluster layer's progress is for servers.
+      .hook('preAction', () => {
+        if (!process.env.WMAP_LOG_LEVEL) setRootLogger(createLogger({ level: 'warn' }));
+      });
 
   const get = program.command('get').description('list live objects');
   liveFlags(get.command('workloads').alias('workload').alias('wl').description('one line per workload: status, GPUs, pods, roles'))

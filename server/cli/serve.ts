@@ -12,6 +12,7 @@ import { hasKubeconfig, loadClusterConfigs } from '../cluster/index.ts';
 import { loadCatalog } from '../catalog/index.ts';
 import { LiveWorkloads } from '../workloads/index.ts';
 import { setRuntime, type Runtime } from '../workloads/runtime.ts';
+import { logger } from '../log/index.ts';
 import type { SimHandle } from '../sim/index.ts';
 import { simTestHooks } from './test-hooks.ts';
 
@@ -22,9 +23,6 @@ export interface ServeOptions {
   kubeconfig?: string;
   contexts?: string[];
   token?: string;
-  /** For tests: skip Next.js and serve only the API through the given handler. */
-  next?: boolean;
-  log?: (s: string) => void;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -52,7 +50,7 @@ export interface Served {
 }
 
 export async function serve(opts: ServeOptions): Promise<Served> {
-  const log = opts.log ?? ((s: string) => process.stderr.write(`${s}\n`));
+  const log = logger('serve');
   const exposed = !LOOPBACK.has(opts.host);
   const token = opts.token ?? process.env.WMAP_TOKEN;
   if (exposed && !token) throw new Error(`binding to ${opts.host} exposes the dashboard beyond this machine: set an access token with --token or WMAP_TOKEN`);
@@ -65,7 +63,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     const dir = join(ROOT, '.wmap');
     mkdirSync(dir, { recursive: true });
     sim = await startSim({ scenario: 'demo', kubeconfigPath: join(dir, 'sim-kubeconfig'), seed: 7 });
-    log(`embedded simulated cluster (demo scenario) at ${sim.url}; kubeconfig: ${sim.kubeconfigPath}`);
+    log.info({ url: sim.url, kubeconfig: sim.kubeconfigPath }, 'embedded simulated cluster (demo scenario) started');
     clusters = loadClusterConfigs({ kubeconfig: sim.kubeconfigPath });
   } else {
     clusters = loadClusterConfigs({ kubeconfig: opts.kubeconfig, contexts: opts.contexts });
@@ -78,17 +76,11 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   const runtime: Runtime = { live, startedAt: new Date().toISOString(), demo: sim ? { kubeconfigPath: sim.kubeconfigPath } : null, testHooks: hooks };
   setRuntime(runtime);
 
-  let handle: (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
-  let nextApp: { close?: () => Promise<void> } | null = null;
-  if (opts.next !== false) {
-    const { default: next } = await import('next');
-    const app = next({ dev: false, dir: ROOT, hostname: opts.host, port: opts.port, customServer: true });
-    await app.prepare();
-    nextApp = app as unknown as { close?: () => Promise<void> };
-    handle = app.getRequestHandler();
-  } else {
-    handle = (_req, res) => { res.statusCode = 404; res.end(); };
-  }
+  const { default: next } = await import('next');
+  const app = next({ dev: false, dir: ROOT, hostname: opts.host, port: opts.port, customServer: true });
+  await app.prepare();
+  const nextApp = app as unknown as { close?: () => Promise<void> };
+  const handle = app.getRequestHandler();
 
   const server = http.createServer((req, res) => {
     if (token) {
@@ -117,7 +109,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
-  log(`workload-map at ${url}${exposed ? ' (access token required)' : ''}; clusters: ${clusters.map((c) => c.name).join(', ')}`);
+  log.info({ url, clusters: clusters.map((c) => c.name), tokenRequired: exposed }, `workload-map at ${url}`);
   return {
     url,
     runtime,
@@ -125,7 +117,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
       await new Promise<void>((ok) => { server.close(() => ok()); server.closeAllConnections(); });
       live.stop();
       setRuntime(null);
-      await nextApp?.close?.();
+      await nextApp.close?.();
       await sim?.stop();
     },
   };

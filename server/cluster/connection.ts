@@ -4,7 +4,9 @@
  * New CRDs are picked up by watching CustomResourceDefinitions and by periodic rediscovery.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import { logger, type Logger } from '../log/index.ts';
 import { discover, type DiscoveryResult } from './discovery.ts';
+import { closeConnections } from './http.ts';
 import { ListWatch, type ListWatchOptions, type ListWatchState } from './list-watch.ts';
 import { groupKind, type ClusterObject, type ServedResource, type WatchEventType } from './types.ts';
 
@@ -31,7 +33,6 @@ export interface ConnectionInfo {
   message: string | null;
   servedKinds: number;
   kinds: KindState[];
-  definitionApis: { karta: string[]; resourceInterface: string[] };
   lastSyncAt: number | null;
 }
 
@@ -63,6 +64,7 @@ export class ClusterConnection {
   private message: string | null = null;
   private lastSyncAt: number | null = null;
   private discovering: Promise<void> | null = null;
+  private readonly log: Logger;
 
   constructor(name: string, server: string, kc: KubeConfig, sink: ClusterSink, opts: ConnectionOptions = {}) {
     this.name = name;
@@ -70,6 +72,7 @@ export class ClusterConnection {
     this.kc = kc;
     this.sink = sink;
     this.opts = opts;
+    this.log = logger('cluster', { cluster: name });
   }
 
   start(): void {
@@ -82,6 +85,8 @@ export class ClusterConnection {
     for (const w of this.watches.values()) w.lw.stop();
     this.watches.clear();
     this.crdWatch?.stop();
+    // Pooled keep-alive sockets would otherwise outlive the connection.
+    closeConnections(this.kc);
   }
 
   /** The kinds to watch (`group/Kind`), each with an optional preferred version. */
@@ -103,9 +108,9 @@ export class ClusterConnection {
     return this.served.has(gk);
   }
 
-  /** Relists every kind now (after a restart of the API server, or on demand). */
-  relistAll(): void {
-    for (const w of this.watches.values()) w.lw.relist();
+  /** The versions the cluster serves of a kind (`group/Kind`), e.g. of a definition CRD. */
+  servedVersions(gk: string): string[] {
+    return this.discovery ? this.discovery.resources.filter((r) => groupKind(r.group, r.kind) === gk).map((r) => r.version) : [];
   }
 
   private async rediscover(): Promise<void> {
@@ -115,8 +120,10 @@ export class ClusterConnection {
         this.discovery = await discover(this.kc);
         this.served = new Set(this.discovery.resources.map((r) => groupKind(r.group, r.kind)));
         if (this.state !== 'connected' || this.message) {
+          if (this.state !== 'connected') this.log.info({ server: this.server, kinds: this.served.size }, 'connected');
           this.state = 'connected';
           this.message = this.discovery.failed.length > 0 ? `API groups not answering: ${this.discovery.failed.join(', ')}` : null;
+          if (this.message) this.log.warn({ groups: this.discovery.failed }, 'API groups not answering discovery');
           this.sink.onChange(this.name);
         }
         this.ensureCrdWatch();
@@ -124,6 +131,7 @@ export class ClusterConnection {
       } catch (e) {
         const msg = e instanceof Error ? e.message : String(e);
         if (this.state !== 'unreachable' || this.message !== msg) {
+          this.log.warn({ server: this.server, error: msg, retryInMs: 5_000 }, 'unreachable');
           this.state = 'unreachable';
           this.message = msg;
           this.sink.onChange(this.name);
@@ -149,7 +157,7 @@ export class ClusterConnection {
       onEvent: (type) => { if (type !== 'MODIFIED') void this.rediscover(); },
       onList: () => { if (!initial) void this.rediscover(); initial = false; },
       onState: () => {},
-    }, { ...this.opts.listWatch, trim: trimCrd });
+    }, { ...this.opts.listWatch, trim: trimCrd, log: this.log });
     this.crdWatch.start();
   }
 
@@ -174,6 +182,7 @@ export class ClusterConnection {
       }
       if (!r) continue;
       const entry = { lw: null as unknown as ListWatch, synced: false };
+      const log = this.log;
       entry.lw = new ListWatch(this.kc, r, {
         onEvent: (type, obj) => {
           this.lastSyncAt = Date.now();
@@ -187,7 +196,7 @@ export class ClusterConnection {
           this.sink.onChange(this.name);
         },
         onState: () => this.sink.onChange(this.name),
-      }, this.opts.listWatch);
+      }, { ...this.opts.listWatch, log });
       this.watches.set(gk, entry);
       entry.lw.start();
     }
@@ -213,7 +222,6 @@ export class ClusterConnection {
 
   info(): ConnectionInfo {
     const d = this.discovery;
-    const versionsOf = (gk: string) => (d ? d.resources.filter((r) => groupKind(r.group, r.kind) === gk).map((r) => r.version) : []);
     // A cluster whose every watch fails is unreachable even if discovery answered once.
     const kinds: KindState[] = [...this.watches.entries()].map(([gk, w]) => ({ gk, resource: w.lw.resource, state: w.lw.state, message: w.lw.message, synced: w.synced }));
     const allFailing = kinds.length > 0 && kinds.every((k) => k.state === 'error');
@@ -224,7 +232,6 @@ export class ClusterConnection {
       message: allFailing ? (kinds[0].message ?? this.message) : this.message,
       servedKinds: d ? new Set(d.resources.map((r) => groupKind(r.group, r.kind))).size : 0,
       kinds,
-      definitionApis: { karta: versionsOf(groupKind('run.ai', 'Karta')), resourceInterface: versionsOf(groupKind('optimization.nvidia.com', 'ResourceInterface')) },
       lastSyncAt: this.lastSyncAt,
     };
   }

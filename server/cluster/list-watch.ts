@@ -7,6 +7,7 @@
  *   slowly, never in a tight loop; a watch that goes silent is restarted by a watchdog.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
+import { logger, type Logger } from '../log/index.ts';
 import { resourcePath } from './discovery.ts';
 import { ApiError, getJson, streamLines } from './http.ts';
 import { trimObject } from './trim.ts';
@@ -37,6 +38,8 @@ export interface ListWatchOptions {
   forbiddenRetryMs?: number;
   /** Per-object trimming on arrival (default: managed fields and last-applied annotations). */
   trim?: (o: ClusterObject) => ClusterObject;
+  /** Where this list+watch logs (default: the cluster layer's logger, with the resource bound). */
+  log?: Logger;
 }
 
 interface ListBody {
@@ -58,6 +61,7 @@ export class ListWatch {
   lastEventAt = 0;
   /** Completed (re)lists, for tests and diagnostics. */
   lists = 0;
+  private readonly log: Logger;
 
   constructor(
     private readonly kc: KubeConfig,
@@ -67,6 +71,8 @@ export class ListWatch {
   ) {
     this.resource = resource;
     this.backoffMs = opts.minBackoffMs ?? 500;
+    const name = resource.group ? `${resource.resource}.${resource.group}` : resource.resource;
+    this.log = (opts.log ?? logger('cluster')).child({ resource: name, version: resource.version });
   }
 
   start(): void {
@@ -78,13 +84,6 @@ export class ListWatch {
     this.abort?.abort();
     this.wake?.();
     this.setState('stopped', null);
-  }
-
-  /** Drop the current watch and relist now (used after the server restarted or for tests). */
-  relist(): void {
-    this.resourceVersion = null;
-    this.abort?.abort();
-    this.wake?.();
   }
 
   private setState(state: ListWatchState, message: string | null): void {
@@ -108,6 +107,7 @@ export class ListWatch {
 
   private async list(): Promise<void> {
     const items: ClusterObject[] = [];
+    const started = Date.now();
     let rv = '';
     const limit = this.opts.pageSize ?? 500;
     const groupVersion = this.resource.group ? `${this.resource.group}/${this.resource.version}` : this.resource.version;
@@ -138,6 +138,7 @@ export class ListWatch {
     this.resourceVersion = rv;
     this.lists++;
     this.lastEventAt = Date.now();
+    this.log.debug({ objects: items.length, ms: this.lastEventAt - started, resourceVersion: rv }, 'listed');
     this.handlers.onList(items);
   }
 
@@ -184,7 +185,14 @@ export class ListWatch {
     } finally {
       clearTimeout(timer);
     }
-    if (gone) this.resourceVersion = null;
+    if (gone) {
+      this.log.info({ resourceVersion: this.resourceVersion }, 'watch expired (410 Gone), relisting');
+      this.resourceVersion = null;
+    } else if (abort.signal.aborted && !this.stopped) {
+      this.log.warn({ silentMs: inactivity }, 'watch silent, restarting it');
+    } else if (!this.stopped) {
+      this.log.debug({ resourceVersion: this.resourceVersion }, 'watch ended, resuming');
+    }
   }
 
   private async loop(): Promise<void> {
@@ -202,16 +210,19 @@ export class ListWatch {
         if (this.stopped) return;
         const err = e instanceof ApiError ? e : new ApiError(0, 'Error', e instanceof Error ? e.message : String(e));
         if (err.status === 410) {
+          this.log.info({ resourceVersion: this.resourceVersion }, 'resource version expired (410 Gone), relisting');
           this.resourceVersion = null;
           continue;
         }
         if (err.status === 403) {
+          if (this.state !== 'forbidden') this.log.warn({ status: 403, error: err.message }, 'forbidden: not listed or watched until access is granted');
           this.setState('forbidden', err.message);
           await this.sleep(this.opts.forbiddenRetryMs ?? 120_000);
           continue;
         }
         this.setState('error', err.message);
         const wait = err.retryAfterSeconds !== null ? err.retryAfterSeconds * 1000 : this.backoffMs;
+        this.log.warn({ status: err.status || null, error: err.message, retryInMs: Math.round(wait), listing: this.resourceVersion === null }, 'list or watch failed, backing off');
         this.backoffMs = Math.min(this.backoffMs * 2, this.opts.maxBackoffMs ?? 30_000);
         // Jitter so that many kinds do not retry in lockstep.
         await this.sleep(wait * (0.8 + Math.random() * 0.4));

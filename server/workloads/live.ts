@@ -157,7 +157,7 @@ export class LiveWorkloads {
         servedKinds: i.servedKinds,
         watchedKinds: i.kinds.map((k) => k.resource.resource + (k.resource.group ? `.${k.resource.group}` : '')).sort(),
         forbiddenKinds: i.kinds.filter((k) => k.state === 'forbidden').map((k) => k.resource.resource + (k.resource.group ? `.${k.resource.group}` : '')).sort(),
-        definitionApis: i.definitionApis,
+        definitionApis: { karta: conn.servedVersions('run.ai/Karta'), resourceInterface: conn.servedVersions('optimization.nvidia.com/ResourceInterface') },
         lastSyncAt: i.lastSyncAt ? new Date(i.lastSyncAt).toISOString() : null,
         synced: conn.synced(),
       };

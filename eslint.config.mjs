@@ -15,6 +15,33 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
   },
+  // Module boundaries (DESIGN.md "Who may import whom"), kept by the linter rather than by review.
+  {
+    files: ['components/**', 'app/**/*.tsx'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)server/', message: 'The browser reaches the server over HTTP only; shared types live in contract/, shared pure logic in lib/.' }] }] },
+  },
+  {
+    files: ['contract/**', 'lib/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)(server|components|app)/', message: 'contract/ and lib/ are shared by server and browser and import neither.' }] }] },
+  },
+  {
+    files: ['server/engine/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(\\.\\./)?(cluster|workloads|stream|sim|cli|catalog|usage|auth|log)/', message: 'The engine is pure: it imports no other server module.' }] }] },
+  },
+  {
+    files: ['server/sim/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)server/(engine|cluster|workloads)/|^(\\.\\./)+(engine|cluster|workloads)/', message: 'The simulated cluster is an independent cross-check of the engine and the cluster layer.' }] }] },
+  },
+  {
+    files: ['server/cluster/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(engine|workloads|stream|catalog)/', message: 'The cluster layer knows no definitions: its caller says what to watch.' }] }] },
+  },
+  {
+    // Server code logs through server/log; the CLI below prints to its terminal.
+    files: ['server/**'],
+    ignores: ['server/cli/**', '**/*.test.ts'],
+    rules: { 'no-restricted-globals': ['error', { name: 'console', message: 'Server code logs through server/log (structured, levelled).' }] },
+  },
   {
     // The CLI, scripts and benchmarks talk to a terminal on purpose.
     files: ['server/cli/**', 'scripts/**', 'bench/**', 'bin/**'],

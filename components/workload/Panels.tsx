@@ -137,6 +137,7 @@ export function RolesPanel({ tree }: { tree: WorkloadTree }) {
               <th className={`${th} text-right`}>Pods live / desired</th>
               <th className={`${th} text-right`}>Ready</th>
               <th className={th}>GPUs per pod</th>
+              <th className={`${th} text-right`} title="GPUs allocated / requested / desired by this role">GPUs alloc / req / desired</th>
             </tr>
           </thead>
           <tbody>
@@ -150,6 +151,7 @@ export function RolesPanel({ tree }: { tree: WorkloadTree }) {
                 </td>
                 <td className={`${td} text-right`}>{r.ready}</td>
                 <td className={td}>{r.gpusPerPod}</td>
+                <td className={`${td} text-right`}>{r.gpus ? `${formatGpus(r.gpus.allocated)} / ${formatGpus(r.gpus.requested)} / ${formatGpus(r.gpus.desired)}` : '—'}</td>
               </tr>
             ))}
           </tbody>

@@ -15,6 +15,8 @@ test('GPUs by resource, with MIG named as such', () => {
 test('roles table: instances, desired vs live, GPUs per pod', () => {
   const rows = roleRows(jobSetTree(1, 3));
   assert.deepEqual(rows.map((r) => `${r.name} ${r.instances} ${r.live}/${r.desired} ${r.gpusPerPod}`), ['leader 2 1/1 4 GPU', 'worker 2 3/3 4 GPU']);
+  // Each role's GPUs are its instance's figures from the tree.
+  assert.deepEqual(rows.map((r) => r.gpus), [{ allocated: 4, requested: 4, desired: 4 }, { allocated: 12, requested: 12, desired: 12 }]);
 });
 
 test('pods sorted by role then name, unmatched last', () => {

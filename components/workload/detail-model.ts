@@ -40,11 +40,14 @@ export interface RoleRow {
   live: number;
   ready: number;
   gpusPerPod: string;
+  /** The role's instance's GPUs as the tree reports them (null when the tree has no such instance). */
+  gpus: { allocated: number; requested: number; desired: number } | null;
 }
 
 export function roleRows(tree: WorkloadTree): RoleRow[] {
   return tree.roles.map((r) => {
     const c = tree.components.find((x) => x.name === r.component);
+    const g = c?.instances.find((i) => i.id === r.instance)?.gpus;
     return {
       name: r.name,
       component: r.component,
@@ -54,6 +57,7 @@ export function roleRows(tree: WorkloadTree): RoleRow[] {
       live: r.livePods,
       ready: r.readyPods,
       gpusPerPod: perPodText(r.gpusPerPod),
+      gpus: g ? { allocated: g.allocated.total, requested: g.requested.total, desired: g.desired.total } : null,
     };
   });
 }

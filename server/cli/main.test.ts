@@ -39,8 +39,16 @@ test('resolve -o tree: header line with status and GPU total, then roles and pod
   const lines = r.out.split('\n');
   assert.equal(lines[0], 'JobSet default/train  Running  12 GPU');
   assert.ok(lines.some((l) => /leader \(replicatedjob\)\s+1\/1 pods/.test(l)));
-  assert.ok(lines.some((l) => /worker \(replicatedjob\)\s+2\/2 pods/.test(l)));
+  assert.ok(lines.some((l) => /worker \(replicatedjob\)\s+2\/2 pods.*per pod {2}8 GPU$/.test(l)));
   assert.equal(lines.filter((l) => l.includes('train-worker-')).length, 2);
+});
+
+test('resolve -o tree: each role shows the GPUs the tree gives it, live figures when they differ', async () => {
+  const pending = join(dir, 'pending.yaml');
+  writeFileSync(pending, jobSetObjects({ state: 'pending' }).map((o) => stringify(o)).join('---\n'));
+  const lines = (await run(['resolve', '-d', defFile, pending])).out.split('\n');
+  assert.equal(lines[0], 'JobSet default/train  Initializing  12 GPU (0 allocated, 12 requested)');
+  assert.ok(lines.some((l) => /^└─ worker \(replicatedjob\).* 8 GPU \(0 allocated, 8 requested\)$/.test(l)), lines.join('\n'));
 });
 
 test('resolve -o json is the workload-tree contract', async () => {

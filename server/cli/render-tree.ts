@@ -1,18 +1,27 @@
 /** The human-readable `-o tree` rendering of a workload tree. */
-import type { GpuAmounts, TreePod, WorkloadTree } from '../engine/index.ts';
+import type { GpuAmounts, GpuFigures, TreeRole, TreePod, WorkloadTree } from '../engine/index.ts';
 
 function gpuText(g: GpuAmounts): string {
   const parts = Object.entries(g).map(([k, v]) => `${v} ${k}`);
   return parts.length > 0 ? parts.join(', ') : 'no GPU';
 }
 
-export function headerLine(tree: WorkloadTree): string {
-  const w = tree.workload;
-  const { desired, requested, allocated } = tree.gpus;
-  const status = tree.status.matched.join(',');
+/** `12 GPU`, or `12 GPU (8 allocated, 8 requested)` when the live figures differ from the desired one. */
+function figuresText(f: GpuFigures): string {
+  const { desired, requested, allocated } = f;
   let gpus = `${desired.total} GPU`;
   if (allocated.total !== desired.total || requested.total !== desired.total) gpus += ` (${allocated.total} allocated, ${requested.total} requested)`;
-  return `${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}  ${status}  ${gpus}`;
+  return gpus;
+}
+
+export function headerLine(tree: WorkloadTree): string {
+  const w = tree.workload;
+  return `${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}  ${tree.status.matched.join(',')}  ${figuresText(tree.gpus)}`;
+}
+
+/** The GPUs the tree reports for a role: its instance's figures. */
+function roleFigures(tree: WorkloadTree, r: TreeRole): GpuFigures | undefined {
+  return tree.components.find((c) => c.name === r.component)?.instances.find((i) => i.id === r.instance)?.gpus;
 }
 
 function podLine(p: TreePod): string {
@@ -28,7 +37,8 @@ export function renderTree(tree: WorkloadTree): string {
     const lastRole = ri === roles.length - 1 && tree.unmatchedPods.length === 0;
     const pods = podsOf(r.component, r.instance);
     const label = r.instance ? `${r.name} (${r.component})` : r.name;
-    lines.push(`${lastRole ? '└─' : '├─'} ${label}  ${r.livePods}/${r.desiredPods} pods, ${r.readyPods} ready  ${gpuText(r.gpusPerPod)} per pod`);
+    const figures = roleFigures(tree, r);
+    lines.push(`${lastRole ? '└─' : '├─'} ${label}  ${r.livePods}/${r.desiredPods} pods, ${r.readyPods} ready  ${gpuText(r.gpusPerPod)} per pod${figures ? `  ${figuresText(figures)}` : ''}`);
     pods.forEach((p, pi) => lines.push(`${lastRole ? '   ' : '│  '}${pi === pods.length - 1 ? '└─' : '├─'} ${podLine(p)}`));
   });
   const stray = tree.pods.filter((p) => p.instance === null);

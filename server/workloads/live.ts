@@ -4,6 +4,7 @@
  * ownerReferences), and reports each cluster's connection state in the row contract's terms.
  */
 import { ClusterConnection, type ClusterConfig, type ClusterObject, type ConnectionOptions } from '../cluster/index.ts';
+import { logger } from '../log/index.ts';
 import type { KubeObject } from '../engine/index.ts';
 import { DefinitionSet, entryFromCatalog, type DefinitionEntry } from './definitions.ts';
 import type { ClusterInfo } from './row.ts';
@@ -40,6 +41,9 @@ export class LiveWorkloads {
   private readonly startedAt = new Map<string, number>();
   private readonly opts: LiveOptions;
   private changeTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Clusters whose initial lists have all completed (logged once each). */
+  private readonly syncedClusters = new Set<string>();
+  private readonly log = logger('live');
 
   constructor(opts: LiveOptions) {
     this.opts = opts;
@@ -97,7 +101,10 @@ export class LiveWorkloads {
           for (const o of objects) this.noteOwners(cluster, o);
           this.index.replaceKind(cluster, gk, objects as KubeObject[]);
         },
-        onChange: () => this.clustersChanged(),
+        onChange: (cluster) => {
+          this.noteSynced(cluster);
+          this.clustersChanged();
+        },
       }, this.opts.connection);
       this.connections.set(c.name, conn);
       this.startedAt.set(c.name, Date.now());
@@ -130,6 +137,13 @@ export class LiveWorkloads {
       const conn = this.connections.get(cluster);
       if (conn?.isServed(gk)) conn.addWanted(gk);
     }
+  }
+
+  private noteSynced(cluster: string): void {
+    if (this.syncedClusters.has(cluster) || !this.connections.get(cluster)?.synced()) return;
+    this.syncedClusters.add(cluster);
+    const started = this.startedAt.get(cluster) ?? Date.now();
+    this.log.info({ cluster, objects: this.index.objectCount(cluster), ms: Date.now() - started }, 'initial lists complete');
   }
 
   subscribeClusters(l: ClustersListener): () => void {

@@ -7,6 +7,7 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import type { WorkloadRow } from '../../contract/index.ts';
+import { toCelValue } from '../cel/values.ts';
 
 /** Variables an expression may use; anything else is reported before evaluation. */
 export const CEL_VARIABLES = [
@@ -53,17 +54,6 @@ function env(): Environment {
   return environment;
 }
 
-function toCel(v: unknown): unknown {
-  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
-  if (Array.isArray(v)) return v.map(toCel);
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = toCel(x);
-    return out;
-  }
-  return v;
-}
-
 // Rows are immutable (a change arrives as a new object), so each field is converted once per row,
 // and only the fields some expression actually reads.
 const converted = new WeakMap<WorkloadRow, Record<string, unknown>>();
@@ -83,8 +73,8 @@ function celVar(row: WorkloadRow, v: string): unknown {
   let value: unknown;
   if (v === 'ns') value = row.namespace;
   else if (v === 'createdAt') value = createdDate(row);
-  else if (v === 'self') value = { ...(toCel(row) as Record<string, unknown>), createdAt: createdDate(row) };
-  else value = toCel((row as unknown as Record<string, unknown>)[v]);
+  else if (v === 'self') value = { ...(toCelValue(row) as Record<string, unknown>), createdAt: createdDate(row) };
+  else value = toCelValue((row as unknown as Record<string, unknown>)[v]);
   c[v] = value;
   return value;
 }

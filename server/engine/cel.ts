@@ -4,6 +4,7 @@
  * JSON integers are handed to CEL as ints (BigInt), as Kubernetes does, so `self.spec.replicas + 1` works.
  */
 import { Environment } from '@marcbachmann/cel-js';
+import { fromCelValue, toCelValue } from '../../lib/cel/values.ts';
 
 export interface CelProgram {
   readonly source: string;
@@ -25,31 +26,6 @@ function environmentFor(variable: string): Environment {
     environments.set(variable, env);
   }
   return env;
-}
-
-/** Converts JSON values into CEL values: whole numbers become ints. */
-export function toCelValue(v: unknown): unknown {
-  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
-  if (Array.isArray(v)) return v.map(toCelValue);
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = toCelValue(x);
-    return out;
-  }
-  return v;
-}
-
-/** Converts CEL results back to JSON-safe values (ints → numbers). */
-export function fromCelValue(v: unknown): unknown {
-  if (typeof v === 'bigint') return Number(v);
-  if (Array.isArray(v)) return v.map(fromCelValue);
-  if (v instanceof Map) return Object.fromEntries([...v.entries()].map(([k, x]) => [String(k), fromCelValue(x)]));
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = fromCelValue(x);
-    return out;
-  }
-  return v;
 }
 
 function firstLine(e: unknown): string {

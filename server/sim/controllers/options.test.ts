@@ -1,24 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
-import { createLogger, setRootLogger } from '../../log/index.ts';
+import { captureLogs } from '../../log/test-support.ts';
 import { SimClock } from '../clock.ts';
 import { resolveOptions } from './options.ts';
 
 test('reconcile errors go to the log as warnings, at most 20 per runtime', () => {
-  const chunks: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      chunks.push(chunk.toString());
-      cb();
-    },
-  });
-  setRootLogger(createLogger({ level: 'info', format: 'json', destination: sink }));
+  const logs = captureLogs();
   const clock = SimClock.manual();
   try {
     const o = resolveOptions({ clock });
     for (let i = 0; i < 25; i++) o.onError(new Error(`bad ${i}`), 'job default/x');
-    const lines = chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { level: number; component: string; where: string; msg: string; err: { message: string } });
+    const lines = logs.records() as Array<{ level: number; component: string; where: string; msg: string; err: { message: string } }>;
     assert.equal(lines.length, 20);
     assert.deepEqual(
       { level: lines[0].level, component: lines[0].component, where: lines[0].where, msg: lines[0].msg, err: lines[0].err.message },
@@ -26,6 +18,6 @@ test('reconcile errors go to the log as warnings, at most 20 per runtime', () =>
     );
   } finally {
     clock.stop();
-    setRootLogger(createLogger());
+    logs.restore();
   }
 });

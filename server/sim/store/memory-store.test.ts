@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
-import { createLogger, setRootLogger } from '../../log/index.ts';
+import { captureLogs } from '../../log/test-support.ts';
 import { MemoryStore } from './memory-store.ts';
 import { StoreError } from './object-store.ts';
 import type { KubeObject, WatchEvent } from './object-store.ts';
@@ -253,14 +252,7 @@ test('snapshot and restore keep objects and never move the counter back', () => 
 });
 
 test('a failing watch handler is logged and the others still get the event', () => {
-  const chunks: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      chunks.push(chunk.toString());
-      cb();
-    },
-  });
-  setRootLogger(createLogger({ level: 'info', format: 'json', destination: sink }));
+  const logs = captureLogs();
   try {
     const s = new MemoryStore();
     s.subscribe(() => {
@@ -269,13 +261,13 @@ test('a failing watch handler is logged and the others still get the event', () 
     const events = record(s);
     s.create(cm('a'));
     assert.equal(events.length, 1);
-    const lines = chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { component: string; msg: string; err: { message: string }; object: string });
+    const lines = logs.records() as Array<{ component: string; msg: string; err: { message: string }; object: string }>;
     assert.equal(lines.length, 1);
     assert.equal(lines[0].component, 'sim.store');
     assert.equal(lines[0].msg, 'watch handler failed');
     assert.equal(lines[0].err.message, 'boom');
     assert.equal(lines[0].object, 'default/a');
   } finally {
-    setRootLogger(createLogger());
+    logs.restore();
   }
 });

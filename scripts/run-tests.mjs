@@ -66,8 +66,23 @@ if (want('unit')) {
   results.push({ suite: 'unit', passed, failed });
 }
 
+/**
+ * The browser tests drive Debian's Chromium; a fresh machine does not have it, so install it (as
+ * root, from Debian's packages) instead of failing. No download of a browser of Playwright's own.
+ */
+async function ensureChromium() {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(path)) return;
+  console.log(`${path} is missing: installing Debian's chromium (apt-get)`);
+  const env = { DEBIAN_FRONTEND: 'noninteractive' };
+  if ((await run('apt-get', ['update'], { env })) !== 0 || (await run('apt-get', ['install', '-y', 'chromium'], { env })) !== 0) {
+    console.error('could not install chromium; the browser tests will fail and say so');
+  }
+}
+
 if (want('e2e') && existsSync(join(root, 'e2e')) && readdirSync(join(root, 'e2e')).some((f) => f.endsWith('.spec.ts'))) {
   console.log('\n== browser tests (playwright, Debian chromium)');
+  await ensureChromium();
   const tmp = mkdtempSync(join(tmpdir(), 'wmap-pw-'));
   const json = join(tmp, 'pw.json');
   const code = await run(bin('playwright'), ['test', '--reporter=list,json'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: json } });

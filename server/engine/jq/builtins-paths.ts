@@ -31,61 +31,44 @@ const RECURSE: Compiled = fromGen(
 );
 define('recurse', 0, () => RECURSE);
 
-define('recurse', 1, ([f]) =>
-  fromGen(
+/** `recurse(f)` is `def r: ., (f | r); r`; `recurse(f; cond)` is `def r: ., (f | select(cond) | r); r`. */
+function recurseBy(f: Compiled, cond: Compiled | null): Compiled {
+  return fromGen(
     (x, env, emit) => {
       const rec = (v: JqValue): void => {
         tick();
         emit(v);
-        f.gen(v, env, rec);
+        f.gen(v, env, next);
       };
-      rec(x);
-    },
-    () => {
-      const fp = f.path();
-      return (x, p, env, emit) => {
-        const rec = (v: JqValue, q: Path): void => {
-          tick();
-          emit(v, q);
-          fp(v, q, env, rec);
-        };
-        rec(x, p);
-      };
-    },
-  ),
-);
-
-define('recurse', 2, ([f, cond]) =>
-  fromGen(
-    (x, env, emit) => {
-      const rec = (v: JqValue): void => {
-        tick();
-        emit(v);
-        f.gen(v, env, (u) =>
-          cond.gen(u, env, (c) => {
-            if (truthy(c)) rec(u);
-          }),
-        );
-      };
-      rec(x);
-    },
-    () => {
-      const fp = f.path();
-      return (x, p, env, emit) => {
-        const rec = (v: JqValue, q: Path): void => {
-          tick();
-          emit(v, q);
-          fp(v, q, env, (u, r) =>
+      const next: Emit = cond
+        ? (u) =>
             cond.gen(u, env, (c) => {
-              if (truthy(c)) rec(u, r);
-            }),
-          );
+              if (truthy(c)) rec(u);
+            })
+        : rec;
+      rec(x);
+    },
+    () => {
+      const fp = f.path();
+      return (x, p, env, emit) => {
+        const rec = (v: JqValue, q: Path): void => {
+          tick();
+          emit(v, q);
+          fp(v, q, env, next);
         };
+        const next: PathEmit = cond
+          ? (u, r) =>
+              cond.gen(u, env, (c) => {
+                if (truthy(c)) rec(u, r);
+              })
+          : rec;
         rec(x, p);
       };
     },
-  ),
-);
+  );
+}
+define('recurse', 1, ([f]) => recurseBy(f, null));
+define('recurse', 2, ([f, cond]) => recurseBy(f, cond));
 
 define('walk', 1, ([f]) => {
   const walk = (v: JqValue, env: Env | null, emit: Emit): void => {

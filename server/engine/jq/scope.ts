@@ -29,3 +29,10 @@ export function extend(scope: Scope | null, e: Entry): Scope {
 export function compileError(message: string, pos: number): never {
   throw new JqError('compile', message, pos);
 }
+
+/** How many frames up the innermost variable or label `name` is (the Env mirrors the scope), or -1. */
+export function depthOf(scope: Scope | null, kind: 'var' | 'label', name: string): number {
+  let depth = 0;
+  for (let s = scope; s; s = s.up, depth++) if (s.e.kind === kind && s.e.name === name) return depth;
+  return -1;
+}

@@ -33,6 +33,29 @@ export interface WorkloadRow {
   createdAt: string | null;
   definition: { name: string; source: string };
   errors: string[];
+  /**
+   * Set while a kind this row is built from (its root's, its owned objects', pods) cannot be listed or
+   * watched: the row shows what was last seen, which may be out of date. `null` when fresh.
+   */
+  stale: RowStaleness | null;
+}
+
+export interface RowStaleness {
+  /** ISO time the first of those kinds started failing. */
+  since: string;
+  /** Why, for people: the failing kinds and the last error. */
+  reason: string;
+  /** The failing kinds, as `resource.group` (`pods`, `jobsets.jobset.x-k8s.io`). */
+  kinds: string[];
+}
+
+/** A watched kind whose list or watch keeps failing. */
+export interface FailingKind {
+  /** `resource.group`, e.g. `pods` or `jobsets.jobset.x-k8s.io`. */
+  kind: string;
+  /** ISO time of the first failure since it last succeeded. */
+  since: string;
+  message: string;
 }
 
 export type RowDelta =
@@ -52,6 +75,8 @@ export interface ClusterInfo {
   watchedKinds: string[];
   /** Kinds the credentials may not list or watch, e.g. `pods`. */
   forbiddenKinds: string[];
+  /** Kinds whose list or watch keeps failing (rows built from them are marked stale). */
+  failingKinds: FailingKind[];
   /** Served versions of the Karta and ResourceInterface definition CRDs. */
   definitionApis: { karta: string[]; resourceInterface: string[] };
   /** ISO time of the last successful list or watch event. */

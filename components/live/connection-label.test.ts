@@ -25,3 +25,15 @@ test('reconnecting first, then stale since the last data', () => {
   assert.equal(late.label, 'Stale since 14:03:22 · reconnecting');
   assert.equal(clockTime(T), '14:03:22');
 });
+
+test('never "Live" while a watched kind of a cluster keeps failing', () => {
+  const cluster = { name: 'prod', state: 'connected' as const, message: null, server: 'https://x', servedKinds: 10, watchedKinds: ['pods'], forbiddenKinds: [], definitionApis: { karta: [], resourceInterface: [] }, lastSyncAt: null, synced: true };
+  const live = { ...base, status: 'live' as const };
+  assert.equal(describeConnection(live, T, true, [{ ...cluster, failingKinds: [] }]).label, 'Live');
+  const failing = describeConnection(live, T, true, [{ ...cluster, failingKinds: [{ kind: 'pods', since: new Date(T).toISOString(), message: 'HTTP 500' }, { kind: 'jobs.batch', since: new Date(T + 1000).toISOString(), message: 'HTTP 500' }] }]);
+  assert.equal(failing.tone, 'warn');
+  assert.equal(failing.label, 'Stale since 14:03:22: pods in prod (+1 more)');
+  assert.match(failing.detail, /HTTP 500.*marked stale/);
+  const down = describeConnection(live, T, true, [{ ...cluster, failingKinds: [], state: 'unreachable', message: 'ECONNREFUSED' }]);
+  assert.match(down.label, /^Stale: cluster prod$/);
+});

@@ -46,7 +46,7 @@ test('list() is stable between changes; unchanged rows keep their identity acros
 
 test('clusters come with the snapshot and on their own', () => {
   const s = new RowStore();
-  const info = { name: 'sim', state: 'connected' as const, message: null, server: 'https://127.0.0.1:1', servedKinds: 3, watchedKinds: [], forbiddenKinds: [], definitionApis: { karta: [], resourceInterface: [] }, lastSyncAt: null, synced: true };
+  const info = { name: 'sim', state: 'connected' as const, message: null, server: 'https://127.0.0.1:1', servedKinds: 3, watchedKinds: [], forbiddenKinds: [], failingKinds: [], definitionApis: { karta: [], resourceInterface: [] }, lastSyncAt: null, synced: true };
   s.applySnapshot({ seq: 1, rows: [], clusters: [info] });
   assert.equal(s.clusters[0].name, 'sim');
   s.setClusters([{ ...info, state: 'unreachable', message: 'dial tcp: refused' }]);

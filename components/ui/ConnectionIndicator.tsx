@@ -2,7 +2,7 @@
 
 import { describeConnection } from '../live/connection-label.ts';
 import type { ConnectionTone } from '../live/connection-label.ts';
-import { useConnection, useNow } from '../live/LiveProvider.tsx';
+import { useConnection, useLiveRows, useNow } from '../live/LiveProvider.tsx';
 
 const DOT: Record<ConnectionTone, string> = {
   ok: 'bg-emerald-500',
@@ -14,9 +14,10 @@ const DOT: Record<ConnectionTone, string> = {
 /** Live / reconnecting / stale since …: the table never goes silently stale. */
 export function ConnectionIndicator() {
   const { state, hasSnapshot } = useConnection();
+  const { clusters } = useLiveRows();
   const now = useNow(1000);
   if (!state) return <span className="w-40" aria-hidden="true" />;
-  const d = describeConnection(state, now, hasSnapshot);
+  const d = describeConnection(state, now, hasSnapshot, clusters);
   return (
     <span
       role="status"

@@ -53,6 +53,11 @@ function Cell({ column, row, now, href }: { column: RowColumn; row: WorkloadRow;
           <a href={href} tabIndex={-1} className="truncate font-medium text-slate-900 hover:underline dark:text-slate-100" title={row.name}>
             {row.name}
           </a>
+          {row.stale && (
+            <span className="shrink-0 text-xs text-amber-700 dark:text-amber-400" title={`Stale since ${new Date(row.stale.since).toLocaleTimeString()}: ${row.stale.reason}`} aria-label="stale" data-testid="row-stale">
+              ⏱
+            </span>
+          )}
           {row.errors.length > 0 && (
             <span className="shrink-0 text-xs text-red-600 dark:text-red-400" title={row.errors.join('\n')} aria-label={`${row.errors.length} errors`}>
               ⚠

@@ -17,6 +17,9 @@ export function clusterNotices(clusters: readonly ClusterInfo[]): ClusterNotice[
     } else if (!c.synced) {
       out.push({ cluster: c.name, tone: 'info', text: `Cluster ${c.name}: still listing objects; rows may be incomplete.` });
     }
+    for (const k of c.failingKinds ?? []) {
+      out.push({ cluster: c.name, tone: 'bad', text: `Cluster ${c.name}: ${k.kind} cannot be read since ${new Date(k.since).toLocaleTimeString()} (${k.message}). Rows built from them are marked stale and may be out of date.` });
+    }
     if (c.forbiddenKinds.length > 0) {
       const kinds = c.forbiddenKinds.slice(0, 6).join(', ') + (c.forbiddenKinds.length > 6 ? ` and ${c.forbiddenKinds.length - 6} more` : '');
       out.push({ cluster: c.name, tone: 'warn', text: `Cluster ${c.name}: not allowed to list ${kinds}. Workloads or GPU totals that depend on them may be missing.` });

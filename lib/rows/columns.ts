@@ -9,7 +9,7 @@ import { humanAge } from '../format/duration.ts';
 import { formatGpus } from '../format/gpus.ts';
 import type { SortKey } from './query.ts';
 
-export type ColumnKey = 'kind' | 'name' | 'namespace' | 'cluster' | 'status' | 'gpus' | 'pods' | 'roles' | 'age' | 'definition' | 'reason';
+export type ColumnKey = 'kind' | 'name' | 'namespace' | 'cluster' | 'status' | 'gpus' | 'pods' | 'roles' | 'age' | 'definition' | 'reason' | 'stale';
 
 export interface ColumnSort {
   key: SortKey;
@@ -65,6 +65,8 @@ export const ROW_COLUMNS: readonly RowColumn[] = [
   { key: 'age', header: 'Age', width: '60px', sorts: single('age', 'Age'), priority: 0, align: 'right', text: (r, now) => humanAge(r.createdAt, now) },
   { key: 'definition', header: 'Definition', width: 'minmax(160px,1.5fr)', sorts: [], priority: 1, text: (r) => r.definition.name },
   { key: 'reason', header: 'Reason', width: 'minmax(160px,2fr)', sorts: [], priority: 1, text: (r) => r.statusReason },
+  // How long the row has been built from kinds that cannot be read (the name cell marks it in the table).
+  { key: 'stale', header: 'Stale', width: '90px', sorts: [], priority: 1, text: (r, now) => (r.stale ? `${humanAge(r.stale.since, now)}: ${r.stale.kinds.join(',')}` : null) },
 ];
 
 export interface ColumnChoice {

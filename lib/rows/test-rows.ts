@@ -53,6 +53,7 @@ export function makeRow(i: RowInput = {}): WorkloadRow {
     createdAt: i.createdAt === undefined ? '2026-12-01T10:00:00Z' : i.createdAt,
     definition: { name: 'jobset-x-k8s-io-jobset-v1alpha2', source: 'catalog' },
     errors: [],
+    stale: null,
   };
 }
 

@@ -24,6 +24,8 @@ export interface KindState {
   state: ListWatchState;
   message: string | null;
   synced: boolean;
+  /** Time of the first failure since the last success; null while healthy. */
+  failingSince: number | null;
 }
 
 export interface ConnectionInfo {
@@ -31,6 +33,8 @@ export interface ConnectionInfo {
   server: string;
   state: 'connecting' | 'connected' | 'unreachable';
   message: string | null;
+  /** Since when the cluster has been unreachable (discovery failing); null otherwise. */
+  unreachableSince: number | null;
   servedKinds: number;
   kinds: KindState[];
   lastSyncAt: number | null;
@@ -63,6 +67,7 @@ export class ClusterConnection {
   private state: ConnectionInfo['state'] = 'connecting';
   private message: string | null = null;
   private lastSyncAt: number | null = null;
+  private unreachableSince: number | null = null;
   private discovering: Promise<void> | null = null;
   private readonly log: Logger;
 
@@ -122,6 +127,7 @@ export class ClusterConnection {
         if (this.state !== 'connected' || this.message) {
           if (this.state !== 'connected') this.log.info({ server: this.server, kinds: this.served.size }, 'connected');
           this.state = 'connected';
+          this.unreachableSince = null;
           this.message = this.discovery.failed.length > 0 ? `API groups not answering: ${this.discovery.failed.join(', ')}` : null;
           if (this.message) this.log.warn({ groups: this.discovery.failed }, 'API groups not answering discovery');
           this.sink.onChange(this.name);
@@ -133,6 +139,7 @@ export class ClusterConnection {
         if (this.state !== 'unreachable' || this.message !== msg) {
           this.log.warn({ server: this.server, error: msg, retryInMs: 5_000 }, 'unreachable');
           this.state = 'unreachable';
+          this.unreachableSince ??= Date.now();
           this.message = msg;
           this.sink.onChange(this.name);
         }
@@ -211,11 +218,23 @@ export class ClusterConnection {
 
   /** True when every wanted, served kind has completed its first list (or is forbidden). */
   synced(): boolean {
+    return this.allKinds((w) => w.synced || w.lw.state === 'forbidden');
+  }
+
+  /**
+   * True when every wanted, served kind has listed, is forbidden, or keeps failing: nothing more
+   * will arrive without a change (a one-shot command may then answer, saying what is missing).
+   */
+  settled(): boolean {
+    return this.allKinds((w) => w.synced || w.lw.state === 'forbidden' || w.lw.failingSince !== null);
+  }
+
+  private allKinds(ok: (w: { lw: ListWatch; synced: boolean }) => boolean): boolean {
     if (!this.discovery) return false;
     for (const [gk] of this.wanted) {
       if (!this.pick(gk, undefined)) continue;
       const w = this.watches.get(gk);
-      if (!w || (!w.synced && w.lw.state !== 'forbidden')) return false;
+      if (!w || !ok(w)) return false;
     }
     return true;
   }
@@ -223,13 +242,14 @@ export class ClusterConnection {
   info(): ConnectionInfo {
     const d = this.discovery;
     // A cluster whose every watch fails is unreachable even if discovery answered once.
-    const kinds: KindState[] = [...this.watches.entries()].map(([gk, w]) => ({ gk, resource: w.lw.resource, state: w.lw.state, message: w.lw.message, synced: w.synced }));
+    const kinds: KindState[] = [...this.watches.entries()].map(([gk, w]) => ({ gk, resource: w.lw.resource, state: w.lw.state, message: w.lw.message, synced: w.synced, failingSince: w.lw.failingSince }));
     const allFailing = kinds.length > 0 && kinds.every((k) => k.state === 'error');
     return {
       name: this.name,
       server: this.server,
       state: allFailing ? 'unreachable' : this.state,
       message: allFailing ? (kinds[0].message ?? this.message) : this.message,
+      unreachableSince: this.unreachableSince,
       servedKinds: d ? new Set(d.resources.map((r) => groupKind(r.group, r.kind))).size : 0,
       kinds,
       lastSyncAt: this.lastSyncAt,

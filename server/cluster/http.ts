@@ -130,9 +130,10 @@ export async function getJson<T>(kc: KubeConfig, path: string, signal?: AbortSig
 
 /**
  * Streams newline-delimited JSON (a watch). Resolves when the stream ends; rejects on a non-2xx
- * answer or a transport error. `onLine` gets each parsed line.
+ * answer or a transport error. `onOpen` is called once the server has accepted the watch (2xx),
+ * `onLine` with each parsed line.
  */
-export async function streamLines(kc: KubeConfig, path: string, onLine: (value: unknown) => void, signal: AbortSignal): Promise<void> {
+export async function streamLines(kc: KubeConfig, path: string, onLine: (value: unknown) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
   const { url, opts } = await requestOptions(kc, 'GET', path, { accept: 'application/json' });
   const lib = url.protocol === 'http:' ? http : https;
   await new Promise<void>((resolve, reject) => {
@@ -147,6 +148,7 @@ export async function streamLines(kc: KubeConfig, path: string, onLine: (value: 
         });
         return;
       }
+      onOpen?.();
       let buf = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {

@@ -3,8 +3,12 @@
  * - Lists in pages, then watches from the list's resourceVersion with bookmarks.
  * - A watch that ends is resumed from the last resourceVersion; 410 Gone (as an ERROR event or an
  *   HTTP answer) relists, and the consumer reconciles against the full list (deletes included).
- * - Errors back off exponentially (honouring Retry-After); 403 is reported as forbidden and retried
- *   slowly, never in a tight loop; a watch that goes silent is restarted by a watchdog.
+ * - Errors back off exponentially with jitter, from a floor that also applies to Retry-After (a
+ *   server saying "retry after 0" must not get a tight loop); the backoff is reset only once an
+ *   attempt has succeeded (a list completed, a watch accepted). 403 is reported as forbidden and
+ *   retried slowly; a watch that goes silent is restarted by a watchdog.
+ * - `failingSince` says since when the resource has been failing (null while healthy), so that
+ *   what is built from it can be shown as stale.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { logger, type Logger } from '../log/index.ts';
@@ -61,6 +65,8 @@ export class ListWatch {
   lastEventAt = 0;
   /** Completed (re)lists, for tests and diagnostics. */
   lists = 0;
+  /** Time of the first failure since the last success; null while healthy. */
+  failingSince: number | null = null;
   private readonly log: Logger;
 
   constructor(
@@ -84,6 +90,17 @@ export class ListWatch {
     this.abort?.abort();
     this.wake?.();
     this.setState('stopped', null);
+  }
+
+  /** An attempt succeeded: healthy again, and the next failure backs off from the floor. */
+  private succeeded(state: ListWatchState): void {
+    this.backoffMs = this.opts.minBackoffMs ?? 500;
+    const wasFailing = this.failingSince !== null;
+    this.failingSince = null;
+    if (wasFailing) this.log.info({}, 'recovered');
+    // setState reports only changes; a recovery with the same state must still be reported.
+    if (wasFailing && this.state === state) this.handlers.onState(state, null);
+    this.setState(state, null);
   }
 
   private setState(state: ListWatchState, message: string | null): void {
@@ -138,6 +155,7 @@ export class ListWatch {
     this.resourceVersion = rv;
     this.lists++;
     this.lastEventAt = Date.now();
+    this.succeeded('listing');
     this.log.debug({ objects: items.length, ms: this.lastEventAt - started, resourceVersion: rv }, 'listed');
     this.handlers.onList(items);
   }
@@ -181,7 +199,7 @@ export class ListWatch {
         if (rv) this.resourceVersion = rv;
         this.lastEventAt = Date.now();
         this.handlers.onEvent(ev.type, this.trim(ev.object));
-      }, abort.signal);
+      }, abort.signal, () => this.succeeded('watching'));
     } finally {
       clearTimeout(timer);
     }
@@ -199,12 +217,11 @@ export class ListWatch {
     while (!this.stopped) {
       try {
         if (this.resourceVersion === null) {
-          this.setState('listing', null);
+          // While failing, the state stays 'error' until an attempt succeeds.
+          if (this.failingSince === null) this.setState('listing', null);
           await this.list();
           if (this.stopped) return;
         }
-        this.setState('watching', null);
-        this.backoffMs = this.opts.minBackoffMs ?? 500;
         await this.watch();
       } catch (e) {
         if (this.stopped) return;
@@ -220,12 +237,15 @@ export class ListWatch {
           await this.sleep(this.opts.forbiddenRetryMs ?? 120_000);
           continue;
         }
+        this.failingSince ??= Date.now();
         this.setState('error', err.message);
-        const wait = err.retryAfterSeconds !== null ? err.retryAfterSeconds * 1000 : this.backoffMs;
+        // Retry-After is a minimum, never a reason to retry sooner than the backoff says.
+        const floor = this.opts.minBackoffMs ?? 500;
+        const wait = Math.max(this.backoffMs, (err.retryAfterSeconds ?? 0) * 1000);
         this.log.warn({ status: err.status || null, error: err.message, retryInMs: Math.round(wait), listing: this.resourceVersion === null }, 'list or watch failed, backing off');
         this.backoffMs = Math.min(this.backoffMs * 2, this.opts.maxBackoffMs ?? 30_000);
         // Jitter so that many kinds do not retry in lockstep.
-        await this.sleep(wait * (0.8 + Math.random() * 0.4));
+        await this.sleep(Math.max(floor, wait * (0.8 + Math.random() * 0.4)));
       }
     }
   }

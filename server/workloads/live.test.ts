@@ -214,3 +214,32 @@ test('applying a Karta with kubectl makes its workloads appear', { skip: existsS
   assert.ok(!live.index.row('wmap-sim/default/Pod/llm-0'));
   assert.deepEqual(live.clusters()[0].definitionApis.karta, ['v1alpha1']);
 });
+
+test('a kind whose list and watch keep failing marks its rows stale within seconds, and recovery clears them', async () => {
+  const requests: Array<{ path: string; at: number }> = [];
+  const sim = await startSim({ scenario: 'empty', controllers: false, onRequest: (e) => requests.push({ path: e.url, at: Date.now() }) });
+  sims.push(sim);
+  sim.store.create(node('gpu-a', 8));
+  sim.store.create(runningPod('solo', 2));
+  const live = await connect(sim);
+  await until('the pod row', () => live.index.row('wmap-sim/default/Pod/solo'));
+  assert.equal(live.index.row('wmap-sim/default/Pod/solo')!.stale, null);
+  // Every pod request fails (Retry-After 0: the client's floor, not a tight loop) and the watch is cut.
+  const started = Date.now();
+  sim.faults.set({ errorRate: 1, errorCodes: [500], retryAfterSeconds: 0, errorPathContains: '/api/v1/pods' });
+  sim.faults.dropWatches();
+  const stale = await until('the row marked stale', () => live.index.row('wmap-sim/default/Pod/solo')?.stale);
+  assert.ok(Date.now() - started < 10_000);
+  assert.deepEqual(stale.kinds, ['pods']);
+  assert.match(stale.reason, /^pods cannot be read: /);
+  const info = live.clusters()[0];
+  assert.deepEqual(info.failingKinds.map((k) => k.kind), ['pods']);
+  assert.equal(info.state, 'connected', 'one failing kind does not make the cluster unreachable');
+  // The retries back off instead of hammering the server.
+  const before = requests.length;
+  await new Promise((r) => setTimeout(r, 1000));
+  const podRequests = requests.slice(before).filter((e) => e.path.includes('/api/v1/pods')).length;
+  assert.ok(podRequests <= 12, `${podRequests} pod requests in a second`);
+  sim.faults.set({ errorRate: 0, errorPathContains: undefined });
+  await until('the mark cleared', () => live.index.row('wmap-sim/default/Pod/solo')?.stale === null && live.clusters()[0].failingKinds.length === 0);
+});

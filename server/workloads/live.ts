@@ -9,6 +9,7 @@ import type { KubeObject } from '../engine/index.ts';
 import { DefinitionSet, entryFromCatalog, type DefinitionEntry } from './definitions.ts';
 import type { ClusterInfo } from './row.ts';
 import { CORE_KINDS, DEFINITION_KINDS, groupKindOf } from './group-kind.ts';
+import { CLUSTER, type KindFailure } from './staleness.ts';
 import { WorkloadIndex, type IndexOptions } from './workload-index.ts';
 
 export interface LiveOptions {
@@ -32,6 +33,11 @@ const NEVER_WATCHED = new Set([
 ]);
 
 export type ClustersListener = (clusters: ClusterInfo[]) => void;
+
+/** `pods`, `jobsets.jobset.x-k8s.io`: how kubectl names a resource. */
+function resourceName(r: { resource: string; group: string }): string {
+  return r.resource + (r.group ? `.${r.group}` : '');
+}
 
 export class LiveWorkloads {
   readonly index: WorkloadIndex;
@@ -103,6 +109,7 @@ export class LiveWorkloads {
         },
         onChange: (cluster) => {
           this.noteSynced(cluster);
+          this.noteHealth(cluster);
           this.clustersChanged();
         },
       }, this.opts.connection);
@@ -139,6 +146,23 @@ export class LiveWorkloads {
     }
   }
 
+  /** The kinds of a cluster that keep failing (all of them while it is unreachable). */
+  private failing(conn: ClusterConnection): Map<string, KindFailure> {
+    const info = conn.info();
+    const out = new Map<string, KindFailure>();
+    if (info.unreachableSince !== null) out.set(CLUSTER, { since: info.unreachableSince, message: info.message ?? 'unreachable', name: `cluster ${info.name}` });
+    for (const k of info.kinds) {
+      if (k.failingSince !== null) out.set(k.gk, { since: k.failingSince, message: k.message ?? 'failing', name: resourceName(k.resource) });
+    }
+    return out;
+  }
+
+  /** Tells the index which kinds fail, so that the rows built from them say they are stale. */
+  private noteHealth(cluster: string): void {
+    const conn = this.connections.get(cluster);
+    if (conn) this.index.setKindHealth(cluster, this.failing(conn));
+  }
+
   private noteSynced(cluster: string): void {
     if (this.syncedClusters.has(cluster) || !this.connections.get(cluster)?.synced()) return;
     this.syncedClusters.add(cluster);
@@ -169,8 +193,9 @@ export class LiveWorkloads {
         message: i.message,
         server: i.server,
         servedKinds: i.servedKinds,
-        watchedKinds: i.kinds.map((k) => k.resource.resource + (k.resource.group ? `.${k.resource.group}` : '')).sort(),
-        forbiddenKinds: i.kinds.filter((k) => k.state === 'forbidden').map((k) => k.resource.resource + (k.resource.group ? `.${k.resource.group}` : '')).sort(),
+        watchedKinds: i.kinds.map((k) => resourceName(k.resource)).sort(),
+        forbiddenKinds: i.kinds.filter((k) => k.state === 'forbidden').map((k) => resourceName(k.resource)).sort(),
+        failingKinds: [...this.failing(conn).values()].map((f) => ({ kind: f.name, since: new Date(f.since).toISOString(), message: f.message })).sort((a, b) => (a.kind < b.kind ? -1 : 1)),
         definitionApis: { karta: conn.servedVersions('run.ai/Karta'), resourceInterface: conn.servedVersions('optimization.nvidia.com/ResourceInterface') },
         lastSyncAt: i.lastSyncAt ? new Date(i.lastSyncAt).toISOString() : null,
         synced: conn.synced(),

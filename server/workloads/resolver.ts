@@ -15,7 +15,14 @@ function isStructureError(e: { code: string; path: string }): boolean {
 }
 
 /** The tree of the workload rooted at `rootUid`, or null when no definition serves its kind. */
-export function resolveRoot(definitions: DefinitionSet, cluster: string, graph: OwnerGraph, rootUid: string): { tree: WorkloadTree; object: KubeObject } | null {
+export interface Resolved {
+  tree: WorkloadTree;
+  object: KubeObject;
+  /** Everything the root owns at any depth (what the tree was built from, with the root). */
+  owned: KubeObject[];
+}
+
+export function resolveRoot(definitions: DefinitionSet, cluster: string, graph: OwnerGraph, rootUid: string): Resolved | null {
   const obj = graph.get(rootUid);
   if (!obj) return null;
   const candidates = definitions.candidatesFor(cluster, groupKindOf(obj), obj.apiVersion);
@@ -28,14 +35,14 @@ export function resolveRoot(definitions: DefinitionSet, cluster: string, graph: 
   if (candidates.length > 1 && first.errors.some(isStructureError)) {
     for (const alt of candidates.slice(1)) {
       const t = resolveWorkload(alt, obj, owned, { cluster, ownedOnly: true });
-      if (!t.errors.some(isStructureError)) return { tree: t, object: obj };
+      if (!t.errors.some(isStructureError)) return { tree: t, object: obj, owned };
     }
   }
-  return { tree: first, object: obj };
+  return { tree: first, object: obj, owned };
 }
 
 /** The row of a resolved workload root. */
-export function rowOfResolved(r: { tree: WorkloadTree; object: KubeObject }): WorkloadRow {
+export function rowOfResolved(r: Resolved): WorkloadRow {
   const created = r.object.metadata?.creationTimestamp;
   return rowOfTree(r.tree, typeof created === 'string' ? created : null);
 }

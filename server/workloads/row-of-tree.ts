@@ -60,5 +60,6 @@ export function rowOfTree(tree: WorkloadTree, createdAt: string | null): Workloa
     createdAt,
     definition: tree.definition,
     errors: tree.errors.slice(0, 20).map((e) => e.message),
+    stale: null,
   };
 }

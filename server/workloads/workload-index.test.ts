@@ -84,3 +84,29 @@ test('a list that repeats the objects of its pages resolves nothing again', () =
   assert.deepEqual(index.flush(), []);
   assert.equal(resolutions, 1, 'the same objects again are no change');
 });
+
+test('rows built from a failing kind are marked stale and cleared on recovery, without resolving again', () => {
+  const objects = [...jobSetObjects({ name: 'a', workers: 2 }), ...jobSetObjects({ name: 'b', workers: 1 })];
+  const index = indexWith({ value: true });
+  index.upsertMany('c1', objects);
+  index.flush();
+  let resolutions = 0;
+  const resolve = index.resolve.bind(index);
+  index.resolve = (cluster, uid) => { resolutions++; return resolve(cluster, uid); };
+  const since = Date.parse('2026-12-02T10:00:00Z');
+  // Jobs fail: both JobSets own Jobs, so both rows are stale.
+  const marked = index.setKindHealth('c1', new Map([['batch/Job', { since, message: 'HTTP 500', name: 'jobs.batch' }]]));
+  assert.equal(marked.length, 2);
+  for (const r of index.allRows()) assert.deepEqual(r.stale, { since: '2026-12-02T10:00:00.000Z', reason: 'jobs.batch cannot be read: HTTP 500', kinds: ['jobs.batch'] });
+  // A kind no row is built from changes nothing.
+  assert.deepEqual(index.setKindHealth('c1', new Map([['batch/Job', { since, message: 'HTTP 500', name: 'jobs.batch' }], ['apps/Deployment', { since, message: 'x', name: 'deployments.apps' }]])), []);
+  // A later re-resolve keeps the mark while the kind fails.
+  index.upsert('c1', { ...objects[0], metadata: { ...objects[0].metadata, labels: { touched: 'yes' } } });
+  index.flush();
+  assert.ok(index.allRows().every((r) => r.stale !== null));
+  const before = resolutions;
+  const cleared = index.setKindHealth('c1', new Map());
+  assert.equal(cleared.length, 2);
+  assert.ok(index.allRows().every((r) => r.stale === null));
+  assert.equal(resolutions, before, 'marking and clearing re-resolves nothing');
+});

@@ -7,14 +7,17 @@
  *   de-duplicating work queue; a flush resolves each queued root once (resolver.ts).
  * - Flushes are coalesced over a short window and emit row deltas into the delta log
  *   (delta-log.ts), from which clients resume.
+ * - Each row remembers the kinds it was built from; while one of them is failing (the live layer
+ *   says which), the row is marked stale (staleness.ts) without being resolved again.
  */
-import type { KubeObject, WorkloadTree } from '../engine/index.ts';
+import type { KubeObject } from '../engine/index.ts';
 import { DeltaLog } from './delta-log.ts';
 import { entryFromClusterObject, type DefinitionSet } from './definitions.ts';
 import { DEFINITION_KINDS, groupKindOf } from './group-kind.ts';
 import { OwnerGraph, uidOf } from './owner-graph.ts';
-import { resolveRoot, rowOfResolved } from './resolver.ts';
+import { resolveRoot, rowOfResolved, type Resolved } from './resolver.ts';
 import type { RowDelta, WorkloadRow } from './row.ts';
+import { changedKinds, POD_KIND, withStaleness, type KindHealth } from './staleness.ts';
 import { WorkQueue } from './work-queue.ts';
 
 interface ClusterState {
@@ -27,7 +30,16 @@ interface ClusterState {
    * Rows resolved ahead while the cluster's initial lists are still arriving (root uid → row, or
    * null when the object is no workload); emitted, unless queued again, once the cluster is synced.
    */
-  ahead: Map<string, WorkloadRow | null>;
+  ahead: Map<string, Built | null>;
+  /** root uid → the kinds its row was built from */
+  deps: Map<string, ReadonlySet<string>>;
+  health: KindHealth;
+}
+
+/** A root's row as resolved (before staleness), and the kinds it was built from. */
+interface Built {
+  row: WorkloadRow;
+  deps: ReadonlySet<string>;
 }
 
 export interface IndexOptions {
@@ -70,7 +82,7 @@ export class WorkloadIndex {
   private cluster(name: string): ClusterState {
     let c = this.clusters.get(name);
     if (!c) {
-      c = { graph: new OwnerGraph(), roots: new Map(), queue: new WorkQueue(), ahead: new Map() };
+      c = { graph: new OwnerGraph(), roots: new Map(), queue: new WorkQueue(), ahead: new Map(), deps: new Map(), health: new Map() };
       this.clusters.set(name, c);
     }
     return c;
@@ -221,8 +233,29 @@ export class WorkloadIndex {
     if (r) c.queue.add(r);
   }
 
+  /**
+   * Which kinds of a cluster are failing now (from the live layer). Rows built from a kind whose
+   * state changed are marked (or no longer marked) stale and emitted; nothing is resolved again.
+   */
+  setKindHealth(cluster: string, health: KindHealth): RowDelta[] {
+    const c = this.cluster(cluster);
+    const changed = changedKinds(c.health, health);
+    c.health = new Map(health);
+    if (changed.size === 0) return [];
+    const deltas: RowDelta[] = [];
+    for (const [uid, id] of c.roots) {
+      const deps = c.deps.get(uid);
+      const row = this.rows.get(id);
+      if (!deps || !row) continue;
+      const next = withStaleness(row, deps, c.health);
+      if (next !== row) this.store(cluster, uid, next, deltas);
+    }
+    if (deltas.length > 0) this.emit(deltas);
+    return deltas;
+  }
+
   /** Resolves one workload now (for the detail API). */
-  resolve(cluster: string, rootUid: string): { tree: WorkloadTree; object: KubeObject } | null {
+  resolve(cluster: string, rootUid: string): Resolved | null {
     const c = this.clusters.get(cluster);
     return c ? resolveRoot(this.definitions, cluster, c.graph, rootUid) : null;
   }
@@ -277,11 +310,24 @@ export class WorkloadIndex {
     return out;
   }
 
-  private rowOf(cluster: string, c: ClusterState, uid: string): WorkloadRow | null {
+  private rowOf(cluster: string, c: ClusterState, uid: string): Built | null {
     const obj = c.graph.get(uid);
     if (!obj || !this.isRoot(cluster, c, obj)) return null;
     const r = this.resolve(cluster, uid);
-    return r ? rowOfResolved(r) : null;
+    if (!r) return null;
+    const deps = new Set<string>([groupKindOf(obj), POD_KIND]);
+    for (const o of r.owned) deps.add(groupKindOf(o));
+    return { row: rowOfResolved(r), deps };
+  }
+
+  /** Keeps a root's row and emits it when its JSON changed. */
+  private store(cluster: string, uid: string, row: WorkloadRow, deltas: RowDelta[]): void {
+    const json = JSON.stringify(row);
+    this.rowRoot.set(row.id, { cluster, uid });
+    if (this.rowJson.get(row.id) === json) return;
+    this.rows.set(row.id, row);
+    this.rowJson.set(row.id, json);
+    deltas.push(this.log.upsert(row, json.length));
   }
 
   private resolveAhead(cluster: string, c: ClusterState, budgetMs: number): void {
@@ -303,23 +349,19 @@ export class WorkloadIndex {
       // A row resolved ahead is still right unless its object changed since (then it is queued
       // again) or stopped being a root (an owner arrived later).
       const obj = c.graph.get(uid);
-      const row = early !== undefined ? (early && obj && this.isRoot(cluster, c, obj) ? early : null) : this.rowOf(cluster, c, uid);
-      if (prevId && (!row || row.id !== prevId)) {
+      const built = early !== undefined ? (early && obj && this.isRoot(cluster, c, obj) ? early : null) : this.rowOf(cluster, c, uid);
+      if (prevId && (!built || built.row.id !== prevId)) {
         c.roots.delete(uid);
+        c.deps.delete(uid);
         this.rows.delete(prevId);
         this.rowJson.delete(prevId);
         this.rowRoot.delete(prevId);
         deltas.push(this.log.remove(prevId));
       }
-      if (row) {
-        const json = JSON.stringify(row);
-        c.roots.set(uid, row.id);
-        this.rowRoot.set(row.id, { cluster, uid });
-        if (this.rowJson.get(row.id) !== json) {
-          this.rows.set(row.id, row);
-          this.rowJson.set(row.id, json);
-          deltas.push(this.log.upsert(row, json.length));
-        }
+      if (built) {
+        c.roots.set(uid, built.row.id);
+        c.deps.set(uid, built.deps);
+        this.store(cluster, uid, withStaleness(built.row, built.deps, c.health), deltas);
       }
     }
     if (deltas.length > 0) this.emit(deltas);

@@ -1,0 +1,54 @@
+/**
+ * Which rows are stale: a row is built from the objects of a few kinds (its root's, what it owns,
+ * pods); while any of those kinds cannot be listed or watched, what the row shows may be out of
+ * date, and it says so, with the reason and since when. Pure.
+ */
+import type { RowStaleness, WorkloadRow } from './row.ts';
+
+export interface KindFailure {
+  /** Epoch ms of the first failure since the kind last succeeded. */
+  since: number;
+  message: string;
+  /** `resource.group`, for people. */
+  name: string;
+}
+
+/** Failing kinds of one cluster by `group/Kind`; `CLUSTER` when the whole cluster is unreachable. */
+export type KindHealth = ReadonlyMap<string, KindFailure>;
+
+export const CLUSTER = '*';
+
+/** Every row depends on pods: they carry its GPUs, phases and readiness. */
+export const POD_KIND = '/Pod';
+
+export function stalenessOf(deps: ReadonlySet<string>, health: KindHealth): RowStaleness | null {
+  if (health.size === 0) return null;
+  const failing: KindFailure[] = [];
+  for (const [gk, f] of health) if (gk === CLUSTER || deps.has(gk)) failing.push(f);
+  if (failing.length === 0) return null;
+  failing.sort((a, b) => a.since - b.since || (a.name < b.name ? -1 : 1));
+  const first = failing[0];
+  return {
+    since: new Date(first.since).toISOString(),
+    reason: `${failing.map((f) => f.name).join(', ')} cannot be read: ${first.message}`,
+    kinds: failing.map((f) => f.name),
+  };
+}
+
+/** The row with its staleness for the kinds it depends on (the same object when nothing changes). */
+export function withStaleness(row: WorkloadRow, deps: ReadonlySet<string>, health: KindHealth): WorkloadRow {
+  const stale = stalenessOf(deps, health);
+  if (stale === null && row.stale === null) return row;
+  return { ...row, stale };
+}
+
+/** The kinds whose failure started, ended or changed between two health maps. */
+export function changedKinds(before: KindHealth, after: KindHealth): Set<string> {
+  const out = new Set<string>();
+  for (const [gk, f] of after) {
+    const b = before.get(gk);
+    if (!b || b.since !== f.since || b.message !== f.message) out.add(gk);
+  }
+  for (const gk of before.keys()) if (!after.has(gk)) out.add(gk);
+  return out;
+}

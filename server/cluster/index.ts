@@ -1,6 +1,7 @@
 /** Cluster connections: kubeconfig contexts, discovery, list+watch per kind, raw API calls. */
 export { ClusterConnection, type ClusterSink, type ConnectionInfo, type KindState, type ConnectionOptions } from './connection.ts';
-export { loadClusterConfigs, hasKubeconfig, type ClusterConfig } from './kubeconfig.ts';
+export { loadClusterConfigs, hasKubeconfig, kubeconfigFiles, type ClusterConfig } from './kubeconfig.ts';
+export { ConfigWatcher, credentialFiles, fingerprint } from './config-watch.ts';
 export { apiRequest, getJson, streamLines, closeConnections, ApiError } from './http.ts';
 export { discover, resourcePath } from './discovery.ts';
 export { ListWatch, type ListWatchOptions, type ListWatchState } from './list-watch.ts';

@@ -15,11 +15,21 @@ export interface ClusterConfig {
   server: string;
 }
 
+const IN_CLUSTER = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+/** The kubeconfig files `loadClusterConfigs` reads, in the same order of precedence. */
+export function kubeconfigFiles(explicit?: string): string[] {
+  if (explicit) return [explicit];
+  const env = (process.env.KUBECONFIG ?? '').split(':').filter(Boolean);
+  if (env.some((f) => existsSync(f))) return env;
+  const home = join(homedir(), '.kube', 'config');
+  if (existsSync(home)) return [home];
+  return process.env.KUBERNETES_SERVICE_HOST ? [join(IN_CLUSTER, 'token'), join(IN_CLUSTER, 'ca.crt')] : [];
+}
+
 export function hasKubeconfig(explicit?: string): boolean {
   if (explicit) return true;
-  if (process.env.KUBECONFIG && process.env.KUBECONFIG.split(':').some((f) => f && existsSync(f))) return true;
-  if (existsSync(join(homedir(), '.kube', 'config'))) return true;
-  return !!process.env.KUBERNETES_SERVICE_HOST && existsSync('/var/run/secrets/kubernetes.io/serviceaccount/token');
+  return kubeconfigFiles().some((f) => existsSync(f));
 }
 
 export function loadClusterConfigs(options: { kubeconfig?: string; contexts?: string[] } = {}): ClusterConfig[] {

@@ -60,6 +60,12 @@ export class DefinitionSet {
     this.effectiveCache.delete(cluster);
   }
 
+  /** Forgets a cluster's own definitions (the cluster was removed). */
+  dropCluster(cluster: string): void {
+    this.byCluster.delete(cluster);
+    this.effectiveCache.delete(cluster);
+  }
+
   clusterEntries(cluster: string): DefinitionEntry[] {
     return [...(this.byCluster.get(cluster)?.values() ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   }

@@ -243,3 +243,28 @@ test('a kind whose list and watch keep failing marks its rows stale within secon
   sim.faults.set({ errorRate: 0, errorPathContains: undefined });
   await until('the mark cleared', () => live.index.row('wmap-sim/default/Pod/solo')?.stale === null && live.clusters()[0].failingKinds.length === 0);
 });
+
+test('a kubeconfig rewritten with the right CA is picked up without a restart', async () => {
+  const sim = await startSim({ scenario: 'empty', controllers: false });
+  const other = await startSim({ scenario: 'empty', controllers: false });
+  sims.push(sim, other);
+  sim.store.create(node('gpu-a', 8));
+  sim.store.create(runningPod('solo', 2));
+  // The server of one simulated cluster with the CA of another: TLS fails as after a CA rotation.
+  const right = parse(readFileSync(sim.kubeconfigPath, 'utf8')) as { clusters: Array<{ cluster: Record<string, string> }> };
+  const wrongCa = (parse(readFileSync(other.kubeconfigPath, 'utf8')) as typeof right).clusters[0].cluster['certificate-authority-data'];
+  assert.notEqual(wrongCa, right.clusters[0].cluster['certificate-authority-data']);
+  const file = join(mkdtempSync(join(tmpdir(), 'wmap-kc-')), 'config');
+  const wrong = structuredClone(right);
+  wrong.clusters[0].cluster['certificate-authority-data'] = wrongCa;
+  writeFileSync(file, stringify(wrong));
+  const live = new LiveWorkloads({ clusters: loadClusterConfigs({ kubeconfig: file }), catalog });
+  lives.push(live);
+  live.start();
+  live.watchConfig(() => loadClusterConfigs({ kubeconfig: file }), [file]);
+  await until('unreachable', () => live.clusters()[0]?.state === 'unreachable');
+  assert.match(live.clusters()[0].message ?? '', /certificate/i);
+  writeFileSync(file, stringify(right));
+  await until('the row after the reload', () => live.index.row('wmap-sim/default/Pod/solo'), 15_000);
+  assert.equal(live.clusters()[0].state, 'connected');
+});

@@ -3,7 +3,7 @@
  * watches (core kinds, every kind the definitions mention, definition CRDs, and owner kinds seen in
  * ownerReferences), and reports each cluster's connection state in the row contract's terms.
  */
-import { ClusterConnection, type ClusterConfig, type ClusterObject, type ConnectionOptions } from '../cluster/index.ts';
+import { ClusterConnection, ConfigWatcher, credentialFiles, fingerprint, type ClusterConfig, type ClusterObject, type ConnectionOptions } from '../cluster/index.ts';
 import { logger } from '../log/index.ts';
 import type { KubeObject } from '../engine/index.ts';
 import { DefinitionSet, entryFromCatalog, type DefinitionEntry } from './definitions.ts';
@@ -92,35 +92,90 @@ export class LiveWorkloads {
   }
 
   start(): void {
-    for (const c of this.opts.clusters) {
-      const conn = new ClusterConnection(c.name, c.server, c.kc, {
-        onEvent: (cluster, _gk, type, obj) => {
-          this.noteOwners(cluster, obj);
-          if (type === 'DELETED') this.index.remove(cluster, obj as KubeObject);
-          else this.index.upsert(cluster, obj as KubeObject);
-        },
-        onListPage: (cluster, _gk, objects) => {
-          for (const o of objects) this.noteOwners(cluster, o);
-          this.index.upsertMany(cluster, objects as KubeObject[]);
-        },
-        onList: (cluster, gk, objects) => {
-          for (const o of objects) this.noteOwners(cluster, o);
-          this.index.replaceKind(cluster, gk, objects as KubeObject[]);
-        },
-        onChange: (cluster) => {
-          this.noteSynced(cluster);
-          this.noteHealth(cluster);
-          this.clustersChanged();
-        },
-      }, this.opts.connection);
-      this.connections.set(c.name, conn);
-      this.startedAt.set(c.name, Date.now());
-      conn.setWanted(this.wantedKinds(c.name));
-      conn.start();
+    for (const c of this.opts.clusters) this.connect(c);
+  }
+
+  /** What each cluster's connection was made from, to tell a changed configuration from the same. */
+  private readonly fingerprints = new Map<string, string>();
+
+  /**
+   * A new set of cluster configurations (the kubeconfig or a credential file changed): clusters
+   * whose credentials or server changed get a new connection (their rows stay until the relist
+   * reconciles them), removed ones are dropped with their rows, new ones are connected.
+   */
+  reconfigure(clusters: ClusterConfig[]): void {
+    const next = new Map(clusters.map((c) => [c.name, c] as const));
+    for (const name of [...this.connections.keys()]) {
+      const c = next.get(name);
+      if (c && fingerprint(c.kc) === this.fingerprints.get(name)) continue;
+      this.connections.get(name)?.stop();
+      this.connections.delete(name);
+      this.syncedClusters.delete(name);
+      if (!c) {
+        this.log.info({ cluster: name }, 'context removed from the kubeconfig');
+        this.fingerprints.delete(name);
+        this.index.dropCluster(name);
+      } else this.log.info({ cluster: name, server: c.server }, 'credentials changed, reconnecting');
     }
+    for (const c of clusters) if (!this.connections.has(c.name)) this.connect(c);
+    this.clustersChanged();
+  }
+
+  private connect(c: ClusterConfig): void {
+    this.fingerprints.set(c.name, fingerprint(c.kc));
+    const conn = new ClusterConnection(c.name, c.server, c.kc, {
+      onEvent: (cluster, _gk, type, obj) => {
+        this.noteOwners(cluster, obj);
+        if (type === 'DELETED') this.index.remove(cluster, obj as KubeObject);
+        else this.index.upsert(cluster, obj as KubeObject);
+      },
+      onListPage: (cluster, _gk, objects) => {
+        for (const o of objects) this.noteOwners(cluster, o);
+        this.index.upsertMany(cluster, objects as KubeObject[]);
+      },
+      onList: (cluster, gk, objects) => {
+        for (const o of objects) this.noteOwners(cluster, o);
+        this.index.replaceKind(cluster, gk, objects as KubeObject[]);
+      },
+      onChange: (cluster) => {
+        this.noteSynced(cluster);
+        this.noteHealth(cluster);
+        this.clustersChanged();
+      },
+    }, this.opts.connection);
+    this.connections.set(c.name, conn);
+    this.startedAt.set(c.name, Date.now());
+    conn.setWanted(this.wantedKinds(c.name));
+    conn.start();
+  }
+
+  private configWatcher: ConfigWatcher | null = null;
+
+  /**
+   * Reloads the cluster configurations whenever one of the files they come from changes (the
+   * kubeconfig files given, and the certificate, key and token files each context names). A file
+   * caught half-written or invalid keeps the current configuration and is retried on its next change.
+   */
+  watchConfig(load: () => ClusterConfig[], kubeconfigFiles: string[]): void {
+    const files = (configs: ClusterConfig[]) => [...new Set([...kubeconfigFiles, ...configs.flatMap((c) => credentialFiles(c.kc))])];
+    this.configWatcher?.stop();
+    const watcher = new ConfigWatcher(() => {
+      let configs: ClusterConfig[];
+      try {
+        configs = load();
+      } catch (e) {
+        this.log.warn({ err: e instanceof Error ? e.message : String(e) }, 'the kubeconfig changed but cannot be read; keeping the current clusters');
+        return;
+      }
+      this.reconfigure(configs);
+      watcher.watch(files(configs));
+    });
+    watcher.watch(files(this.opts.clusters));
+    this.configWatcher = watcher;
   }
 
   stop(): void {
+    this.configWatcher?.stop();
     for (const c of this.connections.values()) c.stop();
     this.connections.clear();
     if (this.changeTimer) clearTimeout(this.changeTimer);

@@ -191,6 +191,23 @@ export class WorkloadIndex {
     this.upsertMany(cluster, objects);
   }
 
+  /** Forgets a cluster (removed from the configuration): its rows are removed, its definitions dropped. */
+  dropCluster(cluster: string): RowDelta[] {
+    const c = this.clusters.get(cluster);
+    if (!c) return [];
+    this.clusters.delete(cluster);
+    const deltas: RowDelta[] = [];
+    for (const id of c.roots.values()) {
+      this.rows.delete(id);
+      this.rowJson.delete(id);
+      this.rowRoot.delete(id);
+      deltas.push(this.log.remove(id));
+    }
+    this.definitions.dropCluster(cluster);
+    if (deltas.length > 0) this.emit(deltas);
+    return deltas;
+  }
+
   private definitionChanged(cluster: string, uid: string, obj: KubeObject | null): void {
     this.definitions.setClusterDefinition(cluster, uid, obj ? entryFromClusterObject(cluster, obj) : null);
     this.recomputeCluster(cluster);

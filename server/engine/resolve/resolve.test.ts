@@ -131,3 +131,15 @@ test('pending pods: requested at their instance, allocated nowhere', () => {
   const rj = tree.components.find((c) => c.name === 'replicatedjob')!;
   assert.deepEqual(rj.instances.map((i) => [i.id, i.gpus.requested.total, i.gpus.allocated.total]), [['leader', 4, 0], ['worker', 8, 0]]);
 });
+
+test('whatever goes wrong inside, the caller gets a tree with an engine.internal error', () => {
+  const objects = jobSetObjects();
+  // An owned object whose property access throws: nothing in the engine anticipates this.
+  const hostile = new Proxy(objects[3], { get: (t, k) => (k === 'kind' ? (() => { throw new RangeError('Maximum call stack size exceeded'); })() : Reflect.get(t, k)) });
+  const tree = resolveWorkload(def, objects[0], [...objects.slice(0, 3), hostile, ...objects.slice(4)], { cluster: 'test' });
+  assert.equal(tree.errors.length, 1);
+  assert.equal(tree.errors[0].code, 'engine.internal');
+  assert.match(tree.errors[0].message, /JobSet default\/train with definition ".*" failed: Maximum call stack size exceeded/);
+  assert.deepEqual(tree.status.matched, ['Undefined']);
+  assert.equal(tree.workload.name, 'train');
+});

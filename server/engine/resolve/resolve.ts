@@ -4,7 +4,7 @@
  * expressions — those become `errors` in the tree.
  */
 import type { CompiledDefinition } from '../definition/compile.ts';
-import { EngineFailure, engineError, type EngineError } from '../errors.ts';
+import { EngineFailure, describeError, engineError, type EngineError } from '../errors.ts';
 import { addPodToFigures, addToTotal, emptyFigures, isDefaultGpuResource, podSpecGpus, type GpuResourceMatcher } from '../gpu.ts';
 import { previewGang } from '../gang.ts';
 import {
@@ -44,12 +44,33 @@ function treePod(pod: KubeObject, placement: PodPlacement | null, isGpu: GpuReso
   };
 }
 
+/**
+ * The engine's boundary: whatever a definition or an object does, the caller gets a tree. Failures
+ * the engine anticipates are errors in the tree already; anything else (a bug, a stack exhausted by
+ * a pathological object) becomes an `engine.internal` error in an otherwise empty tree.
+ */
 export function resolveWorkload(def: CompiledDefinition, root: KubeObject, objects: readonly KubeObject[], options: ResolveOptions = {}): WorkloadTree {
-  const isGpu = options.isGpuResource ?? isDefaultGpuResource;
-  const errors: EngineError[] = [];
-  const subject = describeObject(root);
+  try {
+    return resolveTree(def, root, objects, options);
+  } catch (e) {
+    // The root itself may be what throws: then the tree names no object.
+    let tree: WorkloadTree;
+    let subject: string;
+    try {
+      tree = emptyTree(def, root, options);
+      subject = describeObject(root);
+    } catch {
+      tree = emptyTree(def, {}, options);
+      subject = 'an unreadable object';
+    }
+    tree.errors.push(engineError('engine.internal', `resolving ${subject} with definition "${def.name}" failed: ${describeError(e)}`));
+    return tree;
+  }
+}
+
+function emptyTree(def: CompiledDefinition, root: KubeObject, options: ResolveOptions): WorkloadTree {
   const m = meta(root);
-  const tree: WorkloadTree = {
+  return {
     workload: {
       apiVersion: typeof root.apiVersion === 'string' ? root.apiVersion : '',
       kind: typeof root.kind === 'string' ? root.kind : '',
@@ -67,8 +88,15 @@ export function resolveWorkload(def: CompiledDefinition, root: KubeObject, objec
     gpus: emptyFigures(),
     unmatchedGpus: emptyFigures(),
     gang: [],
-    errors,
+    errors: [],
   };
+}
+
+function resolveTree(def: CompiledDefinition, root: KubeObject, objects: readonly KubeObject[], options: ResolveOptions): WorkloadTree {
+  const isGpu = options.isGpuResource ?? isDefaultGpuResource;
+  const tree = emptyTree(def, root, options);
+  const errors: EngineError[] = tree.errors;
+  const subject = describeObject(root);
 
   if (root.kind !== def.rootKind.kind || apiGroupOf(root.apiVersion) !== def.rootKind.group) {
     errors.push(engineError('object.kind-mismatch', `${subject} (${String(root.apiVersion)}) is not a ${def.rootKind.apiVersion} ${def.rootKind.kind}, which definition "${def.name}" describes`, 'apiVersion'));

@@ -55,6 +55,20 @@ export interface DefinitionItem {
   /** How many rows this definition serves (per cluster for cluster definitions). */
   workloads: number;
   components: DefinitionComponent[];
+  /**
+   * `valid` serves with no problem; `invalid` cannot be loaded (see `errors`); `failing` errors on
+   * some live workloads (or does not fit them, so another definition serves them); `quarantined`
+   * exceeded its evaluation limits and is not evaluated; `shadowed` is valid but another definition
+   * serves the same kind and version (see `shadowedBy`). `valid` (the boolean) is true only for `valid`
+   * and `shadowed`.
+   */
+  status: 'valid' | 'invalid' | 'failing' | 'quarantined' | 'shadowed';
+  /** The definitions that win over this one, per cluster (precedence in README "Definitions"). */
+  shadowedBy: Array<{ cluster: string; name: string; source: string }>;
+  /** Live workloads on which it currently fails, with one example. */
+  failing: { workloads: number; example: { code: string; message: string } | null };
+  /** Clusters in which it is quarantined, and why. */
+  quarantined: Array<{ cluster: string; reason: string; since: string }>;
 }
 
 /** `GET /api/definitions/{name}` */

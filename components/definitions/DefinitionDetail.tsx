@@ -45,7 +45,7 @@ export function DefinitionDetail({ name, source, cluster }: { name: string; sour
       {back}
       <header className="flex flex-wrap items-center gap-3">
         <h1 className="font-mono text-xl font-semibold">{d.name}</h1>
-        <ValidBadge valid={d.valid} />
+        <ValidBadge d={d} />
         <span className="text-sm text-slate-500 dark:text-slate-400">
           {d.kind} ({d.apiVersion}) · {d.source === 'cluster' ? `from cluster ${d.cluster}` : 'catalog'} ·{' '}
           {d.workloads > 0 ? (

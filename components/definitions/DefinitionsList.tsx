@@ -23,11 +23,36 @@ export function ErrorList({ errors }: { errors: DefinitionError[] }) {
   );
 }
 
-export function ValidBadge({ valid }: { valid: boolean }) {
-  return valid ? (
-    <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">valid</span>
-  ) : (
-    <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-800 dark:bg-red-950 dark:text-red-300">invalid</span>
+const BADGE: Record<DefinitionItem['status'], string> = {
+  valid: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300',
+  shadowed: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300',
+  failing: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300',
+  quarantined: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
+  invalid: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
+};
+
+/** Why a definition has the status it has, for the badge's hover. */
+function statusDetail(d: Pick<DefinitionItem, 'status' | 'shadowedBy' | 'failing' | 'quarantined'>): string {
+  switch (d.status) {
+    case 'shadowed':
+      return d.shadowedBy.map((s) => `${s.cluster}: ${s.source} definition ${s.name} serves this kind and version`).join('\n');
+    case 'failing':
+      return `fails on ${d.failing.workloads} live workload${d.failing.workloads === 1 ? '' : 's'}${d.failing.example ? `: ${d.failing.example.message}` : ''}`;
+    case 'quarantined':
+      return d.quarantined.map((q) => `${q.cluster}: ${q.reason}`).join('\n');
+    default:
+      return '';
+  }
+}
+
+/** The definition's status; validation results (no live status) show valid or invalid. */
+export function ValidBadge({ d }: { d: Pick<DefinitionItem, 'valid'> & Partial<Pick<DefinitionItem, 'status' | 'shadowedBy' | 'failing' | 'quarantined'>> }) {
+  const status = d.status ?? (d.valid ? 'valid' : 'invalid');
+  const title = d.status ? statusDetail(d as DefinitionItem) : '';
+  return (
+    <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${BADGE[status]}`} title={title || undefined} data-testid="definition-status">
+      {status}
+    </span>
   );
 }
 
@@ -70,7 +95,7 @@ function Validate() {
               <div key={`${d.name}-${i}`} className="flex flex-col gap-1 rounded border border-slate-200 p-2 text-sm dark:border-slate-800">
                 <div className="flex items-center gap-2">
                   <span className="font-mono">{d.name || '(unnamed)'}</span>
-                  <ValidBadge valid={d.valid} />
+                  <ValidBadge d={d} />
                   <span className="text-slate-500">{d.kind ? `${d.kind} (${d.apiVersion})` : ''}</span>
                 </div>
                 {d.errors.length > 0 && <ErrorList errors={d.errors} />}
@@ -138,7 +163,7 @@ export function DefinitionsList() {
                   </td>
                   <td className={td}>{d.source === 'cluster' ? `cluster ${d.cluster ?? ''}` : d.source}</td>
                   <td className={td}>
-                    <ValidBadge valid={d.valid} />
+                    <ValidBadge d={d} />
                     {d.errors.length > 0 && (
                       <div className="mt-1">
                         <ErrorList errors={d.errors} />

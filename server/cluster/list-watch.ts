@@ -92,6 +92,18 @@ export class ListWatch {
     this.setState('stopped', null);
   }
 
+  /**
+   * Hands data to the consumer. A consumer that throws is a bug on its side, not a failure of the
+   * API server: it is logged, and the list or watch goes on (retrying would lose the same data again).
+   */
+  private deliver(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.log.error({ err: e instanceof Error ? e.message : String(e), what }, 'the consumer failed on data from the API server');
+    }
+  }
+
   /** An attempt succeeded: healthy again, and the next failure backs off from the floor. */
   private succeeded(state: ListWatchState): void {
     this.backoffMs = this.opts.minBackoffMs ?? 500;
@@ -149,7 +161,7 @@ export class ListWatch {
       // List items carry no apiVersion/kind: restore them, the engine needs both.
       const pageItems = (page.items ?? []).map((it) => this.trim({ apiVersion: groupVersion, kind: this.resource.kind, ...it }));
       for (const it of pageItems) items.push(it);
-      if (!this.stopped) this.handlers.onListPage?.(pageItems);
+      if (!this.stopped) this.deliver('list page', () => this.handlers.onListPage?.(pageItems));
     }
     if (this.stopped) return;
     this.resourceVersion = rv;
@@ -157,7 +169,7 @@ export class ListWatch {
     this.lastEventAt = Date.now();
     this.succeeded('listing');
     this.log.debug({ objects: items.length, ms: this.lastEventAt - started, resourceVersion: rv }, 'listed');
-    this.handlers.onList(items);
+    this.deliver('list', () => this.handlers.onList(items));
   }
 
   private async watch(): Promise<void> {
@@ -198,7 +210,8 @@ export class ListWatch {
         const rv = ev.object.metadata?.resourceVersion;
         if (rv) this.resourceVersion = rv;
         this.lastEventAt = Date.now();
-        this.handlers.onEvent(ev.type, this.trim(ev.object));
+        const obj = this.trim(ev.object);
+        this.deliver('event', () => this.handlers.onEvent(ev.type as WatchEventType, obj));
       }, abort.signal, () => this.succeeded('watching'));
     } finally {
       clearTimeout(timer);

@@ -13,7 +13,7 @@ export { compileDefinition, type CompiledDefinition, type CompiledComponent } fr
 export { parseDocuments, type SourcedDocument } from './documents.ts';
 export type { KubeObject } from './k8s.ts';
 export { apiGroupOf, describeObject, isPod, podIsFinished } from './k8s.ts';
-export { resolveWorkload, type ResolveOptions } from './resolve/resolve.ts';
+export { resolveWorkload, emptyTree, type ResolveOptions } from './resolve/resolve.ts';
 export { ownedClosure } from './resolve/ownership.ts';
 export { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, podSpecGpus, sumAmounts } from './gpu.ts';
 export { parseQuantity } from './quantity.ts';

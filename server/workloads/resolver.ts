@@ -1,8 +1,10 @@
 /**
- * Resolving one workload root of the live index: the definitions that serve its kind, what it
- * owns, the workload tree, and its row. Pure over the owner graph and the definitions.
+ * Resolving one workload root of the live index: the definitions that serve its kind (quarantined
+ * ones skipped), what it owns, the workload tree, and its row. Pure over the owner graph and the
+ * definitions, except that how each definition did is noted in the definitions' health.
  */
-import { resolveWorkload, type KubeObject, type WorkloadTree } from '../engine/index.ts';
+import { emptyTree, engineError, resolveWorkload, type KubeObject, type WorkloadTree } from '../engine/index.ts';
+import { QUARANTINE_CODES, type DefinitionHealth, type Failure } from './definition-health.ts';
 import type { DefinitionSet } from './definitions.ts';
 import { groupKindOf } from './group-kind.ts';
 import type { OwnerGraph } from './owner-graph.ts';
@@ -14,7 +16,6 @@ function isStructureError(e: { code: string; path: string }): boolean {
   return e.code.startsWith('expression.') && /\.(instanceIdPath|specDefinition\.|scaleDefinition\.)/.test(e.path);
 }
 
-/** The tree of the workload rooted at `rootUid`, or null when no definition serves its kind. */
 export interface Resolved {
   tree: WorkloadTree;
   object: KubeObject;
@@ -22,23 +23,47 @@ export interface Resolved {
   owned: KubeObject[];
 }
 
-export function resolveRoot(definitions: DefinitionSet, cluster: string, graph: OwnerGraph, rootUid: string): Resolved | null {
+/** What counts against a definition on one workload: an evaluation problem first, else any error. */
+function failureOf(tree: WorkloadTree): Failure | null {
+  const e = tree.errors.find((x) => QUARANTINE_CODES.has(x.code)) ?? tree.errors[0];
+  return e ? { code: e.code, message: e.message } : null;
+}
+
+/**
+ * The tree of the workload rooted at `rootUid`, or null when no definition serves its kind.
+ * Quarantined definitions are skipped; how each definition tried did is noted in `health`.
+ */
+export function resolveRoot(definitions: DefinitionSet, cluster: string, graph: OwnerGraph, rootUid: string, health?: DefinitionHealth): Resolved | null {
   const obj = graph.get(rootUid);
   if (!obj) return null;
   const candidates = definitions.candidatesFor(cluster, groupKindOf(obj), obj.apiVersion);
   if (candidates.length === 0) return null;
   const owned = graph.ownedBy(rootUid);
-  const first = resolveWorkload(candidates[0], obj, owned, { cluster, ownedOnly: true });
+  const usable = health ? candidates.filter((d) => !health.isQuarantined(cluster, d)) : candidates;
+  if (usable.length === 0) {
+    const d = candidates[0];
+    const tree = emptyTree(d, obj, { cluster });
+    tree.errors.push(engineError('definition.quarantined', `definition "${d.name}" is quarantined in cluster ${cluster} and not evaluated: ${health?.quarantineReason(cluster, d) ?? ''}`));
+    return { tree, object: obj, owned };
+  }
+  let chosen = usable[0];
+  let tree = resolveWorkload(chosen, obj, owned, { cluster, ownedOnly: true });
   // A CRD served at several versions without conversion (strategy None) hands out objects of the
   // other version's shape under the watched version's name: when the structure cannot be read,
   // a definition written for another version of the kind may fit.
-  if (candidates.length > 1 && first.errors.some(isStructureError)) {
-    for (const alt of candidates.slice(1)) {
+  if (usable.length > 1 && tree.errors.some(isStructureError)) {
+    for (const alt of usable.slice(1)) {
       const t = resolveWorkload(alt, obj, owned, { cluster, ownedOnly: true });
-      if (!t.errors.some(isStructureError)) return { tree: t, object: obj, owned };
+      if (t.errors.some(isStructureError)) continue;
+      // The first one did not fit this workload: that counts against it (it is not "valid" here).
+      health?.note(cluster, chosen, rootUid, failureOf(tree));
+      chosen = alt;
+      tree = t;
+      break;
     }
   }
-  return { tree: first, object: obj, owned };
+  health?.note(cluster, chosen, rootUid, failureOf(tree));
+  return { tree, object: obj, owned };
 }
 
 /** The row of a resolved workload root. */

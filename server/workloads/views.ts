@@ -39,35 +39,59 @@ function workloadCounts(index: WorkloadIndex): Map<string, number> {
   return counts;
 }
 
-function itemOf(e: Pick<DefinitionEntry, 'name' | 'source' | 'cluster' | 'loaded' | 'errors'>, counts: Map<string, number>): DefinitionItem {
+type EntryLike = Pick<DefinitionEntry, 'name' | 'source' | 'cluster' | 'loaded' | 'errors'> & { compiled?: DefinitionEntry['compiled'] };
+
+function itemOf(e: EntryLike, counts: Map<string, number>, index?: WorkloadIndex): DefinitionItem {
   const sd = e.loaded.definition?.spec.structureDefinition;
   const k = sd?.rootComponent.kind ?? {};
   const comps = sd ? [sd.rootComponent, ...(sd.childComponents ?? [])] : [];
+  // Where the definition applies: its own cluster, or (a catalog entry) every connected cluster.
+  const clusters = !index ? [] : e.cluster !== null ? [e.cluster] : index.clusterNames();
+  const shadowedBy: DefinitionItem['shadowedBy'] = [];
+  const quarantined: DefinitionItem['quarantined'] = [];
+  let failing = 0;
+  let example: DefinitionItem['failing']['example'] = null;
+  for (const c of clusters) {
+    if (e.compiled) {
+      const by = index!.definitions.shadowedBy(c, e.compiled);
+      if (by) shadowedBy.push({ cluster: c, name: by.name, source: by.source });
+    }
+    const h = index!.health.status(c, e);
+    failing += h.failing;
+    example ??= h.example;
+    if (h.quarantined) quarantined.push({ cluster: c, ...h.quarantined });
+  }
+  const status: DefinitionItem['status'] =
+    e.errors.length > 0 ? 'invalid' : quarantined.length > 0 ? 'quarantined' : failing > 0 ? 'failing' : shadowedBy.length > 0 && shadowedBy.length === clusters.length ? 'shadowed' : 'valid';
   return {
     name: e.name,
     source: e.source,
     cluster: e.cluster,
     kind: k.kind ?? '',
     apiVersion: k.group ? `${k.group}/${k.version ?? ''}` : (k.version ?? ''),
-    valid: e.errors.length === 0,
+    valid: status === 'valid' || status === 'shadowed',
     errors: e.errors,
     workloads: counts.get(servedKey(e.source, e.name, e.cluster)) ?? 0,
     components: comps.map((c) => {
       const s = c.specDefinition;
       return { name: c.name, parent: c.ownerRef ?? null, kind: c.kind?.kind ?? '', hasPodDefinition: !!(s && (s.podTemplateSpecPath || s.podSpecPath || s.fragmentedPodSpecDefinition)) };
     }),
+    status,
+    shadowedBy,
+    failing: { workloads: failing, example },
+    quarantined,
   };
 }
 
 export function definitionItems(index: WorkloadIndex): DefinitionItem[] {
   const counts = workloadCounts(index);
-  return index.definitions.all().map((e) => itemOf(e, counts));
+  return index.definitions.all().map((e) => itemOf(e, counts, index));
 }
 
 export function definitionDetail(index: WorkloadIndex, name: string, source?: string, cluster?: string): DefinitionDetail | null {
   const e = index.definitions.all().find((d) => d.name === name && (!source || d.source === source) && (!cluster || d.cluster === cluster));
   if (!e) return null;
-  return { ...itemOf(e, workloadCounts(index)), yaml: stringify(e.document ?? {}) };
+  return { ...itemOf(e, workloadCounts(index), index), yaml: stringify(e.document ?? {}) };
 }
 
 /** Validates definition text without storing it. */

@@ -11,12 +11,14 @@
  *   says which), the row is marked stale (staleness.ts) without being resolved again.
  */
 import type { KubeObject } from '../engine/index.ts';
-import { DeltaLog } from './delta-log.ts';
+import { logger } from '../log/index.ts';
+import { DefinitionHealth } from './definition-health.ts';
 import { entryFromClusterObject, type DefinitionSet } from './definitions.ts';
 import { DEFINITION_KINDS, groupKindOf } from './group-kind.ts';
 import { OwnerGraph, uidOf } from './owner-graph.ts';
 import { resolveRoot, rowOfResolved, type Resolved } from './resolver.ts';
 import type { RowDelta, WorkloadRow } from './row.ts';
+import { RowTable, type DeltaListener } from './row-table.ts';
 import { changedKinds, POD_KIND, withStaleness, type KindHealth } from './staleness.ts';
 import { WorkQueue } from './work-queue.ts';
 
@@ -55,19 +57,21 @@ export interface IndexOptions {
   /** Longest stretch of resolving ahead while a cluster's lists arrive, and the pause between stretches. */
   warmSliceMs?: number;
   warmIntervalMs?: number;
+  /**
+   * Longest stretch of resolving in one timer-driven flush; the rest continues on the next turn of
+   * the event loop, so requests and signals are answered while thousands of workloads resolve.
+   */
+  flushSliceMs?: number;
 }
 
-export type DeltaListener = (deltas: RowDelta[]) => void;
+export type { DeltaListener };
 
 export class WorkloadIndex {
   readonly definitions: DefinitionSet;
+  /** How each definition does on the live objects; quarantines the ones that exceed their budgets. */
+  readonly health = new DefinitionHealth();
   private readonly clusters = new Map<string, ClusterState>();
-  private readonly rows = new Map<string, WorkloadRow>();
-  /** Each row's JSON as last emitted, so a re-resolve that changes nothing emits nothing. */
-  private readonly rowJson = new Map<string, string>();
-  private readonly rowRoot = new Map<string, { cluster: string; uid: string }>();
-  private readonly listeners = new Set<DeltaListener>();
-  private readonly log: DeltaLog;
+  private readonly rows: RowTable;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly opts: IndexOptions;
   /** Called when the set of kinds worth watching may have changed (definitions changed). */
@@ -76,7 +80,12 @@ export class WorkloadIndex {
   constructor(definitions: DefinitionSet, opts: IndexOptions = {}) {
     this.definitions = definitions;
     this.opts = opts;
-    this.log = new DeltaLog({ maxEntries: opts.historySize ?? 20_000, maxBytes: opts.historyBytes });
+    this.rows = new RowTable({ maxEntries: opts.historySize ?? 20_000, maxBytes: opts.historyBytes });
+    this.health.onQuarantine = (cluster, d, reason) => {
+      logger('workloads').warn({ cluster, definition: d.name, source: d.source, reason }, 'definition quarantined');
+      // Its workloads now show why; the others are untouched.
+      this.recomputeCluster(cluster);
+    };
   }
 
   private cluster(name: string): ClusterState {
@@ -89,16 +98,15 @@ export class WorkloadIndex {
   }
 
   get currentSeq(): number {
-    return this.log.currentSeq;
+    return this.rows.log.currentSeq;
   }
 
   subscribe(l: DeltaListener): () => void {
-    this.listeners.add(l);
-    return () => this.listeners.delete(l);
+    return this.rows.subscribe(l);
   }
 
   allRows(): WorkloadRow[] {
-    return [...this.rows.values()];
+    return this.rows.all();
   }
 
   row(id: string): WorkloadRow | undefined {
@@ -107,12 +115,17 @@ export class WorkloadIndex {
 
   /** Deltas after `seq`, or null when they are no longer kept (the client needs a snapshot). */
   deltasSince(seq: number): RowDelta[] | null {
-    return this.log.since(seq);
+    return this.rows.log.since(seq);
   }
 
   /** How many deltas the log keeps, and their bytes. */
   logSize(): { deltas: number; bytes: number } {
-    return { deltas: this.log.length, bytes: this.log.byteSize };
+    return { deltas: this.rows.log.length, bytes: this.rows.log.byteSize };
+  }
+
+  /** Clusters the index holds objects of. */
+  clusterNames(): string[] {
+    return [...this.clusters.keys()];
   }
 
   objectCount(cluster?: string): number {
@@ -197,19 +210,18 @@ export class WorkloadIndex {
     if (!c) return [];
     this.clusters.delete(cluster);
     const deltas: RowDelta[] = [];
-    for (const id of c.roots.values()) {
-      this.rows.delete(id);
-      this.rowJson.delete(id);
-      this.rowRoot.delete(id);
-      deltas.push(this.log.remove(id));
-    }
+    for (const id of c.roots.values()) this.rows.remove(id, deltas);
     this.definitions.dropCluster(cluster);
-    if (deltas.length > 0) this.emit(deltas);
+    this.rows.emit(deltas);
     return deltas;
   }
 
   private definitionChanged(cluster: string, uid: string, obj: KubeObject | null): void {
-    this.definitions.setClusterDefinition(cluster, uid, obj ? entryFromClusterObject(cluster, obj) : null);
+    const before = this.definitions.clusterEntry(cluster, uid);
+    const entry = obj ? entryFromClusterObject(cluster, obj) : null;
+    // A changed definition starts with a clean record (and out of quarantine).
+    for (const e of [before, entry]) if (e) this.health.forgetDefinition(cluster, e);
+    this.definitions.setClusterDefinition(cluster, uid, entry);
     this.recomputeCluster(cluster);
     this.onDefinitionsChanged?.(cluster);
   }
@@ -265,16 +277,16 @@ export class WorkloadIndex {
       const row = this.rows.get(id);
       if (!deps || !row) continue;
       const next = withStaleness(row, deps, c.health);
-      if (next !== row) this.store(cluster, uid, next, deltas);
+      if (next !== row) this.rows.put(cluster, uid, next, deltas);
     }
-    if (deltas.length > 0) this.emit(deltas);
+    this.rows.emit(deltas);
     return deltas;
   }
 
   /** Resolves one workload now (for the detail API). */
   resolve(cluster: string, rootUid: string): Resolved | null {
     const c = this.clusters.get(cluster);
-    return c ? resolveRoot(this.definitions, cluster, c.graph, rootUid) : null;
+    return c ? resolveRoot(this.definitions, cluster, c.graph, rootUid, this.health) : null;
   }
 
   /** The row an object (a pod, a Job …) counts towards, if any. */
@@ -287,7 +299,7 @@ export class WorkloadIndex {
   }
 
   rootOfRow(id: string): { cluster: string; uid: string } | undefined {
-    return this.rowRoot.get(id);
+    return this.rows.rootOf(id);
   }
 
   /** Stops pending flushes (the index stays readable). */
@@ -302,7 +314,7 @@ export class WorkloadIndex {
     if (this.flushTimer) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
-      this.flush();
+      this.flush(this.opts.flushSliceMs ?? 50);
     }, delayMs);
   }
 
@@ -311,9 +323,11 @@ export class WorkloadIndex {
    * still receiving its initial lists emits nothing; its roots are resolved ahead in slices of
    * `warmSliceMs` between the arriving pages, so that little is left to do when the last list lands.
    */
-  flush(): RowDelta[] {
+  flush(sliceMs = Number.POSITIVE_INFINITY): RowDelta[] {
     const out: RowDelta[] = [];
     let held = false;
+    const until = performance.now() + sliceMs;
+    let more = false;
     for (const [name, c] of this.clusters) {
       if (this.opts.isSynced && !this.opts.isSynced(name)) {
         this.resolveAhead(name, c, this.opts.warmSliceMs ?? 40);
@@ -321,9 +335,12 @@ export class WorkloadIndex {
         continue;
       }
       // One push per delta: spreading a flush's deltas as call arguments overflows the stack at ~100k.
-      for (const d of this.flushCluster(name, c)) out.push(d);
+      for (const d of this.flushCluster(name, c, until)) out.push(d);
+      if (c.queue.size > 0) more = true;
     }
-    if (held) this.scheduleFlush(this.opts.warmIntervalMs ?? 200);
+    // Work left after the slice continues right after whatever is waiting (requests, signals).
+    if (more && !this.flushTimer) this.flushTimer = setTimeout(() => { this.flushTimer = null; this.flush(sliceMs); }, 0);
+    else if (held) this.scheduleFlush(this.opts.warmIntervalMs ?? 200);
     return out;
   }
 
@@ -337,29 +354,23 @@ export class WorkloadIndex {
     return { row: rowOfResolved(r), deps };
   }
 
-  /** Keeps a root's row and emits it when its JSON changed. */
-  private store(cluster: string, uid: string, row: WorkloadRow, deltas: RowDelta[]): void {
-    const json = JSON.stringify(row);
-    this.rowRoot.set(row.id, { cluster, uid });
-    if (this.rowJson.get(row.id) === json) return;
-    this.rows.set(row.id, row);
-    this.rowJson.set(row.id, json);
-    deltas.push(this.log.upsert(row, json.length));
-  }
-
   private resolveAhead(cluster: string, c: ClusterState, budgetMs: number): void {
     const until = performance.now() + budgetMs;
     c.queue.takeWhile((uid) => c.ahead.set(uid, this.rowOf(cluster, c, uid)), () => performance.now() <= until);
   }
 
-  private flushCluster(cluster: string, c: ClusterState): RowDelta[] {
+  /** Resolves the cluster's queued roots (and emits the ones resolved ahead) until `until`. */
+  private flushCluster(cluster: string, c: ClusterState, until = Number.POSITIVE_INFINITY): RowDelta[] {
     if (c.queue.size === 0 && c.ahead.size === 0) return [];
     const deltas: RowDelta[] = [];
-    const fresh = c.queue.drain();
+    // Rows resolved ahead need no resolving: they all go now, unless queued again.
     const ahead = c.ahead;
     c.ahead = new Map();
-    const todo = new Set(fresh);
-    for (const uid of ahead.keys()) todo.add(uid);
+    const fresh = new Set<string>();
+    const todo = new Set<string>();
+    for (const uid of ahead.keys()) if (!c.queue.has(uid)) todo.add(uid);
+    // The clock is read after every root: one root can take milliseconds.
+    c.queue.takeWhile((uid) => { fresh.add(uid); todo.add(uid); }, () => performance.now() < until, 1);
     for (const uid of todo) {
       const prevId = c.roots.get(uid);
       const early = fresh.has(uid) ? undefined : ahead.get(uid);
@@ -370,28 +381,16 @@ export class WorkloadIndex {
       if (prevId && (!built || built.row.id !== prevId)) {
         c.roots.delete(uid);
         c.deps.delete(uid);
-        this.rows.delete(prevId);
-        this.rowJson.delete(prevId);
-        this.rowRoot.delete(prevId);
-        deltas.push(this.log.remove(prevId));
+        if (!built) this.health.forgetWorkload(cluster, uid);
+        this.rows.remove(prevId, deltas);
       }
       if (built) {
         c.roots.set(uid, built.row.id);
         c.deps.set(uid, built.deps);
-        this.store(cluster, uid, withStaleness(built.row, built.deps, c.health), deltas);
+        this.rows.put(cluster, uid, withStaleness(built.row, built.deps, c.health), deltas);
       }
     }
-    if (deltas.length > 0) this.emit(deltas);
+    this.rows.emit(deltas);
     return deltas;
-  }
-
-  private emit(deltas: RowDelta[]): void {
-    for (const l of this.listeners) {
-      try {
-        l(deltas);
-      } catch {
-        // A failing listener (a closed stream) must not stop the others.
-      }
-    }
   }
 }

@@ -68,7 +68,8 @@ export function resolveWorkload(def: CompiledDefinition, root: KubeObject, objec
   }
 }
 
-function emptyTree(def: CompiledDefinition, root: KubeObject, options: ResolveOptions): WorkloadTree {
+/** The tree of a workload that was not (or could not be) resolved: identity, no structure; errors are the caller's. */
+export function emptyTree(def: CompiledDefinition, root: KubeObject, options: ResolveOptions = {}): WorkloadTree {
   const m = meta(root);
   return {
     workload: {

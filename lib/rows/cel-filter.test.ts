@@ -96,3 +96,36 @@ test('10,000 rows evaluate well under a second', () => {
   assert.ok(r.rows.length > 0 && r.failures === 0);
   assert.ok(ms < 1000, `took ${ms.toFixed(0)} ms`);
 });
+
+test('hostile filters are refused or bounded by steps, never by time, in the page as on the server', () => {
+  const ten = '[0,1,2,3,4,5,6,7,8,9]';
+  let nested = 'true';
+  for (let i = 0; i < 8; i++) nested = `${ten}.all(x${i}, ${nested})`;
+  const refused = compileCelFilter(nested);
+  assert.equal(refused.ok, false);
+  if (!refused.ok) assert.match(refused.error, /too costly: at least \d+ steps per evaluation, the limit is 10000/);
+  // Cheap on small rows, too costly on a row with long lists: that row fails with a cost error.
+  const cubic = 'roles.all(a, roles.all(b, roles.all(c, a.pods + b.pods + c.pods >= 0)))';
+  const small = runCel(cubic, [makeRow({ roles: [{ name: 'w', pods: 1, desired: 1 }] })], NOW);
+  assert.deepEqual([small.rows.length, small.failures], [1, 0]);
+  const long = makeRow({ roles: Array.from({ length: 40 }, (_, i) => ({ name: `r${i}`, pods: i, desired: i })) });
+  const r = runCel(cubic, [long], NOW);
+  assert.equal(r.rows.length, 0);
+  assert.match(r.firstError ?? '', /exceeds its cost limit of 10000 steps on this data/);
+});
+
+test('over many rows the total is bounded too: the expression is then not used, and says why', () => {
+  const rows = manyRows(10_000).map((x) => ({ ...x, roles: Array.from({ length: 8 }, (_, i) => ({ name: `r${i}`, pods: i, desired: i })) }));
+  const m = rowMatcher({ ...DEFAULT_QUERY, cel: 'roles.all(a, roles.all(b, roles.all(c, a.pods + b.pods + c.pods >= 0)))' }, NOW, rows);
+  assert.match(m.cel.error ?? '', /too costly for 10000 rows/);
+  assert.ok(rows.every((x) => m.test(x)), 'an unusable expression filters nothing');
+});
+
+test('matches runs in linear time (RE2), so a catastrophic pattern is harmless', () => {
+  const t0 = performance.now();
+  const r = runCel('name.matches("^(a+)+$")', [makeRow({ name: `${'a'.repeat(40)}b` }), makeRow({ name: 'aaaa' })], NOW);
+  assert.deepEqual(r.rows.map((x) => x.name), ['aaaa']);
+  assert.ok(performance.now() - t0 < 2000);
+  const bad = runCel('name.matches("(?<=a)b")', [makeRow({ name: 'ab' })], NOW);
+  assert.match(bad.firstError ?? '', /invalid regular expression .*RE2/);
+});

@@ -4,9 +4,15 @@
  * row is also `self`. Whole numbers are CEL ints (as Kubernetes treats integer fields), so
  * `pods.total + 1` works; `createdAt` is a timestamp and `age` the age in seconds.
  * `namespace` is a reserved word in CEL, so the namespace is `ns` (or `self.namespace`).
+ *
+ * The expression comes from a URL: it is bounded like every untrusted expression (lib/cel/bounded.ts),
+ * per row (`ROW_COST_LIMIT`) and over all rows of one filtering (`TOTAL_COST_LIMIT`), so that it can
+ * never stall the server or the page; the limits are steps, not time, so the answer is the same on
+ * every machine.
  */
-import { Environment } from '@marcbachmann/cel-js';
+import type { Environment } from '@marcbachmann/cel-js';
 import type { WorkloadRow } from '../../contract/index.ts';
+import { celEnvironment, compileBounded, maxListLength, type BoundedProgram } from '../cel/bounded.ts';
 import { toCelValue } from '../cel/values.ts';
 
 /** Variables an expression may use; anything else is reported before evaluation. */
@@ -33,25 +39,34 @@ export const CEL_VARIABLES = [
   'self',
 ] as const;
 
+/** Steps one row's evaluation may take, and all rows' of one filtering together. */
+export const ROW_COST_LIMIT = 10_000;
+export const TOTAL_COST_LIMIT = 10_000_000;
+
 export type CelFilter =
-  | { ok: true; source: string; test: (row: WorkloadRow, now: number, nowDate?: Date) => boolean }
+  | {
+      ok: true;
+      source: string;
+      test: (row: WorkloadRow, now: number, nowDate?: Date) => boolean;
+      /** Estimated steps for one row (the rows' total is checked against `TOTAL_COST_LIMIT`). */
+      costOf: (row: WorkloadRow) => number;
+    }
   | { ok: false; source: string; error: string };
 
 let environment: Environment | null = null;
 
 function env(): Environment {
-  if (!environment) {
-    const e = new Environment({
-      unlistedVariablesAreDyn: false,
-      enableOptionalTypes: true,
-      homogeneousAggregateLiterals: false,
-      // The expression comes from the URL: keep it bounded.
-      limits: { maxAstNodes: 2000, maxDepth: 64 },
-    });
-    for (const v of CEL_VARIABLES) e.registerVariable(v, 'dyn');
-    environment = e;
-  }
+  environment ??= celEnvironment({ variables: CEL_VARIABLES });
   return environment;
+}
+
+// The longest list in a row bounds every comprehension over it; rows are immutable, so once per row.
+const bounds = new WeakMap<WorkloadRow, number>();
+
+function boundOf(row: WorkloadRow): number {
+  let b = bounds.get(row);
+  if (b === undefined) bounds.set(row, (b = maxListLength(row)));
+  return b;
 }
 
 // Rows are immutable (a change arrives as a new object), so each field is converted once per row,
@@ -98,42 +113,37 @@ export function compileCelFilter(source: string): CelFilter {
 
 function compileUncached(source: string): CelFilter {
   if (source.trim() === '') return { ok: false, source, error: 'The expression is empty.' };
-  let checkedType: string;
-  try {
-    const check = env().check(source);
-    if (!check.valid) return { ok: false, source, error: celMessage(check.error) };
-    checkedType = String(check.type);
-  } catch (e) {
-    return { ok: false, source, error: celMessage(e) };
-  }
+  const compiled = compileBounded(env(), source, ROW_COST_LIMIT);
+  if (!compiled.ok) return { ok: false, source, error: celMessage(compiled.error) };
+  const checkedType = compiled.type;
   if (checkedType !== 'bool' && checkedType !== 'dyn') {
     return { ok: false, source, error: `A filter must be true or false for each row; this expression gives ${checkedType === 'int' ? 'an' : 'a'} ${checkedType}.` };
   }
-  let fn: (ctx: Record<string, unknown>) => unknown;
-  try {
-    fn = env().parse(source) as unknown as (ctx: Record<string, unknown>) => unknown;
-  } catch (e) {
-    return { ok: false, source, error: celMessage(e) };
-  }
+  const program: BoundedProgram = compiled.program;
   // Only the variables the expression names go into its context: evaluation cost grows with the
   // context's size, and most filters read two or three fields. (A false match, say a word inside a
   // string literal, only adds a variable.)
   const used = CEL_VARIABLES.filter((v) => new RegExp(`(^|[^\\w.])${v}\\b`).test(source));
+  const contextOf = (row: WorkloadRow, now: number, nowDate?: Date): Record<string, unknown> => {
+    const ctx: Record<string, unknown> = {};
+    for (const v of used) {
+      if (v === 'now') ctx.now = nowDate ?? new Date(now);
+      else if (v === 'age') {
+        const created = celVar(row, 'createdAt') as Date | null;
+        ctx.age = created ? BigInt(Math.max(0, Math.floor((now - created.getTime()) / 1000))) : null;
+      } else ctx[v] = celVar(row, v);
+    }
+    return ctx;
+  };
   return {
     ok: true,
     source,
     test(row, now, nowDate) {
-      const ctx: Record<string, unknown> = {};
-      for (const v of used) {
-        if (v === 'now') ctx.now = nowDate ?? new Date(now);
-        else if (v === 'age') {
-          const created = celVar(row, 'createdAt') as Date | null;
-          ctx.age = created ? BigInt(Math.max(0, Math.floor((now - created.getTime()) / 1000))) : null;
-        } else ctx[v] = celVar(row, v);
-      }
-      const out = fn(ctx);
+      const out = program.evaluate(contextOf(row, now, nowDate), boundOf(row));
       if (typeof out !== 'boolean') throw new Error(`The expression gave ${typeof out === 'bigint' ? 'an int' : typeof out} instead of true or false.`);
       return out;
     },
+    // Costs do not depend on the clock: any time will do.
+    costOf: (row) => program.cost(contextOf(row, 0), boundOf(row)),
   };
 }

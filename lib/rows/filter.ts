@@ -3,7 +3,7 @@
  * presets, free text), then the CEL expression. Lists are "any of"; different filters "all of".
  */
 import type { WorkloadRow } from '../../contract/index.ts';
-import { celMessage, compileCelFilter } from './cel-filter.ts';
+import { celMessage, compileCelFilter, TOTAL_COST_LIMIT } from './cel-filter.ts';
 import type { RowQuery } from './query.ts';
 
 // One lower-cased haystack per row object (rows are immutable; a change is a new object).
@@ -53,9 +53,11 @@ export interface RowMatcher {
 
 /**
  * A predicate for one query, evaluated at `now` (CEL's `age` and `now`). Reuse it across rows:
- * the sets and the compiled expression are built once.
+ * the sets and the compiled expression are built once. Given the rows it is about to filter, it
+ * checks that the CEL expression's cost over all of them stays within `TOTAL_COST_LIMIT`; when it
+ * does not, the expression is not used and says why (as a syntax error would).
  */
-export function rowMatcher(v: RowQuery, now: number): RowMatcher {
+export function rowMatcher(v: RowQuery, now: number, rows?: readonly WorkloadRow[]): RowMatcher {
   const terms = textTerms(v.q);
   const lower = (xs: string[]) => (xs.length ? new Set(xs.map((x) => x.toLowerCase())) : null);
   const status = lower(v.status);
@@ -68,7 +70,10 @@ export function rowMatcher(v: RowQuery, now: number): RowMatcher {
   if (v.cel.trim() !== '') {
     const f = compileCelFilter(v.cel);
     // A bad expression filters nothing; the caller says why, so the table is not mysteriously empty.
+    let total = 0;
+    if (f.ok && rows) for (const r of rows) if ((total += f.costOf(r)) > TOTAL_COST_LIMIT) break;
     if (!f.ok) cel.error = f.error;
+    else if (total > TOTAL_COST_LIMIT) cel.error = `The expression is too costly for ${rows!.length} rows: more than ${TOTAL_COST_LIMIT} steps in all.`;
     else {
       const nowDate = new Date(now);
       celTest = (row) => f.test(row, now, nowDate);

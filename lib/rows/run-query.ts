@@ -15,7 +15,7 @@ export interface QueryResult {
 }
 
 export function runQuery(all: readonly WorkloadRow[], query: RowQuery, now: number): QueryResult {
-  const m = rowMatcher(query, now);
+  const m = rowMatcher(query, now, all);
   const kept: WorkloadRow[] = [];
   for (const r of all) if (m.test(r)) kept.push(r);
   const rows = sortRows(kept, query.sort, query.order);

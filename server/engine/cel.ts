@@ -2,9 +2,14 @@
  * CEL, the Kubernetes-native expression language, as a second dialect for status expressions
  * (`byExpression.language: cel`, with the workload bound to `self`) and for filter expressions.
  * JSON integers are handed to CEL as ints (BigInt), as Kubernetes does, so `self.spec.replicas + 1` works.
+ * Expressions are untrusted: bounded in size, nesting and cost, with RE2 regular expressions
+ * (lib/cel/bounded.ts); a cost error is thrown like any other evaluation error.
  */
-import { Environment } from '@marcbachmann/cel-js';
+import type { Environment } from '@marcbachmann/cel-js';
+import { celEnvironment, compileBounded } from '../../lib/cel/bounded.ts';
 import { fromCelValue, toCelValue } from '../../lib/cel/values.ts';
+
+export { CelCostError } from '../../lib/cel/bounded.ts';
 
 export interface CelProgram {
   readonly source: string;
@@ -16,13 +21,7 @@ const environments = new Map<string, Environment>();
 function environmentFor(variable: string): Environment {
   let env = environments.get(variable);
   if (!env) {
-    env = new Environment({
-      unlistedVariablesAreDyn: false,
-      enableOptionalTypes: true,
-      homogeneousAggregateLiterals: false,
-      // Untrusted expressions are bounded in size and nesting.
-      limits: { maxAstNodes: 2000, maxDepth: 64 },
-    }).registerVariable(variable, 'dyn');
+    env = celEnvironment({ variables: [variable] });
     environments.set(variable, env);
   }
   return env;
@@ -33,31 +32,24 @@ function firstLine(e: unknown): string {
   return m.split('\n')[0];
 }
 
-/** Problems found before evaluation (syntax, unknown variables or functions); [] when fine. */
+/** Problems found before evaluation (syntax, unknown variables or functions, cost); [] when fine. */
 export function checkCel(source: string, variable = 'self'): string[] {
-  try {
-    const r = environmentFor(variable).check(source);
-    return r.valid ? [] : [firstLine(r.error)];
-  } catch (e) {
-    return [firstLine(e)];
-  }
+  const c = compileBounded(environmentFor(variable), source);
+  return c.ok ? [] : [firstLine(c.error)];
 }
 
 /** Compiles once; `run` takes a JSON value (converted to CEL values) and returns a JSON-safe result. Throws on errors. */
 export function compileCel(source: string, variable = 'self', options: { convertInput?: boolean } = {}): CelProgram {
-  const env = environmentFor(variable);
-  let fn: (ctx: Record<string, unknown>) => unknown;
-  try {
-    fn = env.parse(source) as unknown as (ctx: Record<string, unknown>) => unknown;
-  } catch (e) {
-    throw new Error(`CEL syntax error: ${firstLine(e)}`, { cause: e });
-  }
+  const c = compileBounded(environmentFor(variable), source);
+  if (!c.ok) throw new Error(`CEL: ${firstLine(c.error)}`);
+  const program = c.program;
   const convert = options.convertInput !== false;
   return {
     source,
     run(input: unknown): unknown {
+      const value = convert ? toCelValue(input) : input;
       try {
-        return fromCelValue(fn({ [variable]: convert ? toCelValue(input) : input }));
+        return fromCelValue(program.evaluate({ [variable]: value }));
       } catch (e) {
         throw new Error(`CEL evaluation failed: ${firstLine(e)}`, { cause: e });
       }

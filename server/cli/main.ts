@@ -12,6 +12,9 @@ function waitForSignal(): Promise<void> {
   });
 }
 
+/** How long `serve` may take to close after a signal before the process exits anyway. */
+const STOP_GRACE_MS = 5000;
+
 const defaultIo: Io = { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) };
 
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
@@ -81,6 +84,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       const { serve } = await import('./serve.ts');
       const s = await serve({ port: Number(o.port), host: o.host, demo: o.demo, kubeconfig: o.kubeconfig, contexts: o.context, token: o.token });
       await waitForSignal();
+      // Stopping must never hang on a slow peer or a busy stretch: a few seconds, then out.
+      setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+      process.once('SIGINT', () => process.exit(130));
+      process.once('SIGTERM', () => process.exit(143));
       await s.close();
       code = 0;
     });

@@ -5,7 +5,8 @@
  * exceeds its evaluation budgets or crashes the engine on several workloads is quarantined in that
  * cluster: it is no longer evaluated, its workloads are served by the next definition of their kind
  * or show why there is none, and every other definition keeps working. The quarantine lasts until
- * the definition changes. Catalog definitions are never quarantined: they are tested, so a failure
+ * the definition changes, across restarts too when a state file is given (a restarted server does
+ * not evaluate again a definition it quarantined, unless it changed). Catalog definitions are never quarantined: they are tested, so a failure
  * there comes from the objects, and only the workloads of those objects show it — otherwise a few
  * hostile objects could blind a whole kind.
  */
@@ -43,8 +44,25 @@ export function definitionKey(cluster: string, d: { name: string; source: string
   return `${cluster}\u0000${d.source}\u0000${d.name}`;
 }
 
+/** A quarantine as kept across restarts: which definition (and which content of it), and why. */
+export interface QuarantineRecord {
+  cluster: string;
+  name: string;
+  source: string;
+  /** Hash of the definition's content: a changed definition is not quarantined any more. */
+  content: string;
+  reason: string;
+  since: string;
+}
+
 export class DefinitionHealth {
   private readonly records = new Map<string, Record_>();
+  /** definition key → hash of the content currently loaded (cluster definitions). */
+  private readonly contents = new Map<string, string>();
+  /** Quarantines carried over from before a restart, applied when the same content is loaded. */
+  private readonly carried = new Map<string, QuarantineRecord>();
+  /** Called whenever the set of quarantines changes (to persist it). */
+  onChange: ((records: QuarantineRecord[]) => void) | null = null;
   /** Called when a definition is quarantined (to log it). */
   onQuarantine: ((cluster: string, d: CompiledDefinition, reason: string) => void) | null = null;
 
@@ -81,6 +99,7 @@ export class DefinitionHealth {
       const reason = `exceeded its evaluation limits or crashed on ${r.severe.size} workloads; last: ${failure.message}`;
       r.quarantined = { reason, since: new Date().toISOString() };
       this.onQuarantine?.(cluster, d, reason);
+      this.onChange?.(this.quarantines());
     }
   }
 
@@ -96,7 +115,40 @@ export class DefinitionHealth {
 
   /** The definition changed or went away: a fresh start. */
   forgetDefinition(cluster: string, d: { name: string; source: string }): void {
-    this.records.delete(definitionKey(cluster, d));
+    const key = definitionKey(cluster, d);
+    const was = this.records.get(key)?.quarantined != null;
+    this.records.delete(key);
+    this.contents.delete(key);
+    if (was) this.onChange?.(this.quarantines());
+  }
+
+  /**
+   * A cluster definition with this content was loaded: if it was quarantined before a restart with
+   * the same content, it is quarantined again at once, without being evaluated.
+   */
+  loaded(cluster: string, d: { name: string; source: string }, content: string): void {
+    const key = definitionKey(cluster, d);
+    this.contents.set(key, content);
+    const c = this.carried.get(key);
+    if (!c) return;
+    this.carried.delete(key);
+    if (c.content === content) this.record(key).quarantined = { reason: c.reason, since: c.since };
+  }
+
+  /** Quarantines from a previous run (see `quarantines`). */
+  restore(records: readonly QuarantineRecord[]): void {
+    for (const r of records) this.carried.set(definitionKey(r.cluster, r), r);
+  }
+
+  /** Every quarantine now, for keeping across restarts (with those not seen again yet). */
+  quarantines(): QuarantineRecord[] {
+    const out: QuarantineRecord[] = [...this.carried.values()];
+    for (const [key, r] of this.records) {
+      if (!r.quarantined) continue;
+      const [cluster, source, name] = key.split('\u0000');
+      out.push({ cluster, name, source, content: this.contents.get(key) ?? '', reason: r.quarantined.reason, since: r.quarantined.since });
+    }
+    return out;
   }
 
   status(cluster: string, d: { name: string; source: string }): DefinitionStatus {

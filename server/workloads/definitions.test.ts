@@ -5,6 +5,9 @@
  * one that crashes the engine on several workloads is quarantined while the others keep working.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { parse } from 'yaml';
 import { loadCatalog } from '../catalog/index.ts';
@@ -107,10 +110,44 @@ test('a cluster definition that crashes the engine on several workloads is quara
   assert.equal(rows.get('fine')!.gpus.allocated, 12);
   const cat = definitionItems(index).find((x) => x.source === 'catalog' && x.kind === 'JobSet')!;
   assert.deepEqual(cat.quarantined, []);
+  // The same content again (a relist, a new resourceVersion) keeps the quarantine.
+  index.upsert('c1', { ...own, metadata: { ...own.metadata, resourceVersion: '2' } });
+  index.flush();
+  assert.equal(item(index, 'own').status, 'quarantined');
   // The hostile objects gone and the definition changed: a fresh start.
   for (const o of hostile) index.remove('c1', o);
-  index.upsert('c1', { ...own, metadata: { ...own.metadata, resourceVersion: '2' } });
+  index.upsert('c1', { ...own, metadata: { ...own.metadata, resourceVersion: '3', annotations: { fixed: 'yes' } } });
   index.flush();
   assert.equal(item(index, 'own').status, 'valid');
   assert.equal(index.allRows()[0].definition.name, 'own');
+});
+
+test('a quarantine outlives a restart for the same content, and ends when the definition changes', () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'wmap-state-')), 'state.json');
+  const own = karta('own', '2026-01-01T00:00:00Z');
+  const hostilePods = (name: string) =>
+    jobSetObjects({ name }).map((o) => (o.kind === 'Pod' ? new Proxy(o, { get: (t, k) => (k === 'status' ? (() => { throw new RangeError('boom'); })() : Reflect.get(t, k)) }) : o));
+  const first = new LiveWorkloads({ clusters: [], catalog, stateFile: file, index: { coalesceMs: 1e9 } });
+  open.push(first.index);
+  first.index.upsertMany('c1', [own, ...['x1', 'x2', 'x3'].flatMap(hostilePods)]);
+  first.index.flush();
+  first.index.flush();
+  assert.equal(item(first.index, 'own').status, 'quarantined');
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as { quarantines: Array<{ cluster: string; name: string; reason: string }> };
+  assert.deepEqual(saved.quarantines.map((q) => [q.cluster, q.name]), [['c1', 'own']]);
+
+  // After a restart the same definition is not evaluated again: only a healthy JobSet this time.
+  const second = new LiveWorkloads({ clusters: [], catalog, stateFile: file, index: { coalesceMs: 1e9 } });
+  open.push(second.index);
+  second.index.upsertMany('c1', [own, ...jobSetObjects({ name: 'fine' })]);
+  second.index.flush();
+  assert.equal(item(second.index, 'own').status, 'quarantined');
+  assert.equal(second.index.allRows()[0].definition.source, 'catalog');
+  // Changed content: a fresh start.
+  const changed = karta('own', '2026-01-01T00:00:00Z', (d) => ((d.metadata as Record<string, unknown>) = { annotations: { fixed: 'yes' } }));
+  second.index.upsert('c1', { ...changed, metadata: { ...changed.metadata, resourceVersion: '2', annotations: { fixed: 'yes' } } });
+  second.index.flush();
+  assert.equal(item(second.index, 'own').status, 'valid');
+  assert.equal(second.index.allRows()[0].definition.name, 'own');
+  assert.deepEqual((JSON.parse(readFileSync(file, 'utf8')) as { quarantines: unknown[] }).quarantines, []);
 });

@@ -10,6 +10,7 @@
  * A cluster definition that cannot be loaded (malformed, oversized, or one whose loading fails in
  * any way) is kept with its errors, never dropped, and never displaces a working one.
  */
+import { createHash } from 'node:crypto';
 import { checkDefinition, compileDefinition, engineError, type CompiledDefinition, type EngineError, type KubeObject, type LoadedDefinition } from '../engine/index.ts';
 
 export interface DefinitionEntry {
@@ -23,18 +24,28 @@ export interface DefinitionEntry {
   document: unknown;
   /** Creation time of a cluster definition (epoch ms; the catalog's are 0), for precedence. */
   createdAt: number;
+  /** Hash of the definition's content (what a change of the definition changes). */
+  content: string;
+}
+
+function contentHash(doc: unknown): string {
+  try {
+    return createHash('sha256').update(JSON.stringify(doc) ?? '').digest('hex').slice(0, 32);
+  } catch {
+    return 'unreadable';
+  }
 }
 
 /** Largest cluster definition read (its JSON); upstream definitions are a few KiB. */
 export const MAX_DEFINITION_BYTES = 256 * 1024;
 
 export function entryFromCatalog(loaded: LoadedDefinition, compiled: CompiledDefinition | null, errors: EngineError[]): DefinitionEntry {
-  return { name: loaded.name, source: 'catalog', cluster: null, loaded, compiled, errors, document: loaded.definition, createdAt: 0 };
+  return { name: loaded.name, source: 'catalog', cluster: null, loaded, compiled, errors, document: loaded.definition, createdAt: 0, content: contentHash(loaded.definition) };
 }
 
 function brokenEntry(cluster: string, name: string, origin: string, document: unknown, createdAt: number, error: EngineError): DefinitionEntry {
   const loaded: LoadedDefinition = { name, source: 'cluster', origin, definition: null, errors: [error] };
-  return { name, source: 'cluster', cluster, loaded, compiled: null, errors: [error], document, createdAt };
+  return { name, source: 'cluster', cluster, loaded, compiled: null, errors: [error], document, createdAt, content: contentHash(document) };
 }
 
 export function entryFromClusterObject(cluster: string, obj: KubeObject): DefinitionEntry {
@@ -64,7 +75,7 @@ function loadClusterEntry(cluster: string, obj: KubeObject, name: string, origin
   const clean = { ...doc, metadata: cleanMeta };
   const loaded = checkDefinition(clean, 'cluster', origin);
   const { compiled, errors } = compileDefinition(loaded);
-  return { name, source: 'cluster', cluster, loaded, compiled, errors: loaded.errors.length > 0 ? loaded.errors : errors, document: clean, createdAt };
+  return { name, source: 'cluster', cluster, loaded, compiled, errors: loaded.errors.length > 0 ? loaded.errors : errors, document: clean, createdAt, content: contentHash(clean) };
 }
 
 /** Root group/kind of a definition: `jobset.x-k8s.io/JobSet`. */

@@ -4,7 +4,10 @@
  * ownerReferences), and reports each cluster's connection state in the row contract's terms.
  */
 import { ClusterConnection, ConfigWatcher, credentialFiles, fingerprint, type ClusterConfig, type ClusterObject, type ConnectionOptions } from '../cluster/index.ts';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { logger } from '../log/index.ts';
+import type { QuarantineRecord } from './definition-health.ts';
 import type { KubeObject } from '../engine/index.ts';
 import { DefinitionSet, entryFromCatalog, type DefinitionEntry } from './definitions.ts';
 import type { ClusterInfo } from './row.ts';
@@ -19,6 +22,8 @@ export interface LiveOptions {
   index?: IndexOptions;
   /** Longest time a cluster's rows are held back waiting for its initial lists. */
   initialSyncTimeoutMs?: number;
+  /** Where quarantined definitions are remembered across restarts (JSON; none when absent). */
+  stateFile?: string;
 }
 
 /**
@@ -66,9 +71,31 @@ export class LiveWorkloads {
         return conn.synced() || Date.now() - (this.startedAt.get(cluster) ?? 0) > (opts.initialSyncTimeoutMs ?? 5_000);
       },
     });
+    if (opts.stateFile) this.keepState(opts.stateFile);
     this.index.onDefinitionsChanged = (cluster) => {
       this.wantedCache.delete(cluster);
       this.connections.get(cluster)?.setWanted(this.wantedKinds(cluster));
+    };
+  }
+
+  /** Quarantines survive a restart: read at start, written whenever they change. */
+  private keepState(file: string): void {
+    try {
+      if (existsSync(file)) {
+        const state = JSON.parse(readFileSync(file, 'utf8')) as { quarantines?: QuarantineRecord[] };
+        if (Array.isArray(state.quarantines)) this.index.health.restore(state.quarantines);
+      }
+    } catch (e) {
+      this.log.warn({ file, err: e instanceof Error ? e.message : String(e) }, 'cannot read the state file; starting without it');
+    }
+    this.index.health.onChange = (quarantines) => {
+      try {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(`${file}.tmp`, JSON.stringify({ quarantines }, null, 1));
+        renameSync(`${file}.tmp`, file);
+      } catch (e) {
+        this.log.warn({ file, err: e instanceof Error ? e.message : String(e) }, 'cannot write the state file');
+      }
     };
   }
 

@@ -219,8 +219,12 @@ export class WorkloadIndex {
   private definitionChanged(cluster: string, uid: string, obj: KubeObject | null): void {
     const before = this.definitions.clusterEntry(cluster, uid);
     const entry = obj ? entryFromClusterObject(cluster, obj) : null;
-    // A changed definition starts with a clean record (and out of quarantine).
-    for (const e of [before, entry]) if (e) this.health.forgetDefinition(cluster, e);
+    // A changed definition starts with a clean record (and out of quarantine); the same content
+    // (a new resourceVersion, a relist) keeps its record.
+    if (!(before && entry && before.content === entry.content && before.name === entry.name)) {
+      for (const e of [before, entry]) if (e) this.health.forgetDefinition(cluster, e);
+      if (entry) this.health.loaded(cluster, entry, entry.content);
+    }
     this.definitions.setClusterDefinition(cluster, uid, entry);
     this.recomputeCluster(cluster);
     this.onDefinitionsChanged?.(cluster);

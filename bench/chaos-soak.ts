@@ -9,13 +9,12 @@
  *
  *   node --import tsx bench/chaos-soak.ts [--phase-seconds 15] [--marker-ms 500]
  */
-import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { apiRequest, getJson, loadClusterConfigs } from '../server/cluster/index.ts';
 import { loadCatalog } from '../server/catalog/index.ts';
 import { createLogger, setRootLogger } from '../server/log/index.ts';
 import { LiveWorkloads } from '../server/workloads/index.ts';
-import { mib, numberArg } from './measure.ts';
+import { mib, numberArg, startSimProcess } from './measure.ts';
 
 const PHASE_S = numberArg('phase-seconds', 15);
 const MARKER_MS = numberArg('marker-ms', 500);
@@ -28,17 +27,7 @@ process.on('uncaughtException', (e) => {
 });
 
 // 1. The simulated demo cluster in its own process.
-const sim = spawn(process.execPath, ['bin/wmap.mjs', 'sim', '--scenario', 'demo', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, WMAP_LOG_LEVEL: 'error' } });
-process.on('exit', () => sim.kill('SIGTERM'));
-const kubeconfig = await new Promise<string>((resolve, reject) => {
-  let out = '';
-  sim.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-    const m = /^kubeconfig: (.+)$/m.exec(out);
-    if (m) resolve(m[1].trim());
-  });
-  sim.on('exit', (code) => reject(new Error(`wmap sim exited with ${code}`)));
-});
+const { sim, kubeconfig } = await startSimProcess(['--scenario', 'demo', '--port', '0'], { ...process.env, WMAP_LOG_LEVEL: 'error' });
 const [config] = loadClusterConfigs({ kubeconfig });
 const kc = config.kc;
 /** Sets (PUT) or clears (DELETE) the simulator's faults, retrying through the faults themselves. */

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { getJson, loadClusterConfigs, streamLines } from '../server/cluster/index.ts';
 import { podSpecGpus, type KubeObject } from '../server/engine/index.ts';
-import { mib, numberArg, percentile } from './measure.ts';
+import { mib, numberArg, percentile, startSimProcess } from './measure.ts';
 
 const PODS = numberArg('pods', 100_000);
 const WORKLOADS = numberArg('workloads', 10_000);
@@ -65,17 +65,7 @@ function forEachListItem(file: string, onItem: (item: unknown) => void): void {
 
 // 1. The simulated cluster in its own process.
 const t0 = performance.now();
-const sim = spawn(node, ['bin/wmap.mjs', 'sim', '--scenario', 'scale', '--pods', String(PODS), '--workloads', String(WORKLOADS), '--nodes', String(NODES), '--churn', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const kubeconfig = await new Promise<string>((resolve, reject) => {
-  let out = '';
-  sim.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-    const m = /^kubeconfig: (.+)$/m.exec(out);
-    if (m) resolve(m[1].trim());
-  });
-  sim.on('exit', (code) => reject(new Error(`wmap sim exited with ${code}`)));
-});
-process.on('exit', () => sim.kill('SIGTERM'));
+const { sim, kubeconfig } = await startSimProcess(['--scenario', 'scale', '--pods', String(PODS), '--workloads', String(WORKLOADS), '--nodes', String(NODES), '--churn', '0']);
 const work = mkdtempSync(join(tmpdir(), 'wmap-live-bench-'));
 console.log(`sim: scale scenario (${PODS} pods, ${WORKLOADS} workloads, ${NODES} nodes) ready in ${((performance.now() - t0) / 1000).toFixed(1)} s (separate process)`);
 

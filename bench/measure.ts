@@ -1,4 +1,5 @@
-/** Small helpers the benchmarks share: numeric flags, percentiles and sizes for the printed figures. */
+/** Small helpers the benchmarks share: numeric flags, percentiles and sizes for the printed figures, the simulator process. */
+import { spawn, type ChildProcess } from 'node:child_process';
 
 /** `--name N` from the command line, or `dflt`. */
 export function numberArg(name: string, dflt: number): number {
@@ -13,3 +14,22 @@ export function percentile(xs: readonly number[], p: number): number {
 }
 
 export const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+/**
+ * `wmap sim` in its own process (as a real cluster is), stopped when this process exits; resolves
+ * with the kubeconfig it prints once it serves.
+ */
+export async function startSimProcess(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ sim: ChildProcess; kubeconfig: string }> {
+  const sim = spawn(process.execPath, ['bin/wmap.mjs', 'sim', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  process.on('exit', () => sim.kill('SIGTERM'));
+  const kubeconfig = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    sim.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /^kubeconfig: (.+)$/m.exec(out);
+      if (m) resolve(m[1].trim());
+    });
+    sim.on('exit', (code) => reject(new Error(`wmap sim exited with ${code}`)));
+  });
+  return { sim, kubeconfig };
+}

@@ -1,12 +1,13 @@
 /**
  * A compiled expression bound to the definition field it came from, so that every runtime failure
- * names that field. Compiled once per definition; evaluation is bounded in results and time.
+ * names that field. Compiled once per definition; each evaluation is bounded in results, steps and bytes
+ * built (deterministic budgets, no clock: a budget exceeded is an `expression.runtime` failure).
  */
-import { compileJq, type JqLimits, type JqProgram } from './jq/index.ts';
+import { compileJq, DEFAULT_JQ_LIMITS, type JqLimits, type JqProgram } from './jq/index.ts';
 import { compileCel, type CelProgram } from './cel.ts';
 import { EngineFailure, describeError } from './errors.ts';
 
-export const DEFAULT_LIMITS: Required<JqLimits> = { maxResults: 1000, timeoutMs: 200 };
+export const DEFAULT_LIMITS: Required<JqLimits> = DEFAULT_JQ_LIMITS;
 
 export interface BoundExpression {
   readonly path: string;

@@ -58,3 +58,73 @@ export type Node = Base &
   );
 
 export type NodeOf<T extends Node['t']> = Extract<Node, { t: T }>;
+
+/** Every expression directly below a node, so that the walk misses no position (upstream pitfall P-08). */
+export function childNodes(n: Node): Node[] {
+  switch (n.t) {
+    case 'identity':
+    case 'recurse_default':
+    case 'literal':
+    case 'format':
+    case 'var':
+    case 'break':
+      return [];
+    case 'field':
+    case 'iterate':
+      return [n.target];
+    case 'index':
+      return [n.target, n.index];
+    case 'slice':
+      return [n.target, ...(n.from ? [n.from] : []), ...(n.to ? [n.to] : [])];
+    case 'try':
+      return [n.body, ...(n.handler ? [n.handler] : [])];
+    case 'string':
+      return n.parts.filter((p): p is Node => typeof p !== 'string');
+    case 'array':
+      return n.body ? [n.body] : [];
+    case 'object':
+      return n.entries.flatMap((e) => [...(typeof e.key === 'string' ? [] : [e.key]), ...(e.value ? [e.value] : [])]);
+    case 'neg':
+      return [n.body];
+    case 'pipe':
+    case 'comma':
+    case 'binary':
+    case 'and':
+    case 'or':
+    case 'alt':
+    case 'assign':
+      return [n.left, n.right];
+    case 'if':
+      return [n.cond, n.then, ...(n.else ? [n.else] : [])];
+    case 'reduce':
+      return [n.source, ...patternNodes(n.pattern), n.init, n.update];
+    case 'foreach':
+      return [n.source, ...patternNodes(n.pattern), n.init, n.update, ...(n.extract ? [n.extract] : [])];
+    case 'bind':
+      return [n.source, ...patternNodes(n.pattern), n.body];
+    case 'funcdef':
+      return [n.body, n.rest];
+    case 'call':
+      return n.args;
+    case 'label':
+      return [n.body];
+  }
+}
+
+function patternNodes(p: Pattern): Node[] {
+  if (p.t === 'pvar') return [];
+  if (p.t === 'parray') return p.items.flatMap(patternNodes);
+  return p.entries.flatMap((e) => [e.key, ...(e.value ? patternNodes(e.value) : [])]);
+}
+
+/** The depth of the tree below `n` (1 for a leaf) and its deepest node, computed without recursion. */
+export function deepestNode(n: Node): { depth: number; node: Node } {
+  let best = { depth: 0, node: n };
+  const stack: Array<[Node, number]> = [[n, 1]];
+  while (stack.length > 0) {
+    const [m, d] = stack.pop()!;
+    if (d > best.depth) best = { depth: d, node: m };
+    for (const c of childNodes(m)) stack.push([c, d + 1]);
+  }
+  return best;
+}

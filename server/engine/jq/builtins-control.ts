@@ -6,6 +6,7 @@ import { define, define0, num, typeError } from './builtin-registry.ts';
 import { fail, JqRuntimeError, typeErrorPreview } from './errors.ts';
 import { iterValues } from './ops.ts';
 import type { Path } from './path-ops.ts';
+import { enter, leave } from './budget.ts';
 import { each, fromGen, fromOne, StopSignal, tick, withArgValues } from './runtime.ts';
 import type { Compiled, Emit, Env } from './types.ts';
 import type { JqValue } from './values.ts';
@@ -259,10 +260,15 @@ define('until', 2, ([cond, next]) =>
     }
     const rec = (v: JqValue): void => {
       tick();
-      cond.gen(v, env, (c) => {
-        if (truthy(c)) emit(v);
-        else next.gen(v, env, rec);
-      });
+      enter();
+      try {
+        cond.gen(v, env, (c) => {
+          if (truthy(c)) emit(v);
+          else next.gen(v, env, rec);
+        });
+      } finally {
+        leave();
+      }
     };
     rec(x);
   }),
@@ -282,12 +288,17 @@ define('while', 2, ([cond, update]) =>
       }
       const rec = (v: JqValue): void => {
         tick();
-        cond.gen(v, env, (c) => {
-          if (truthy(c)) {
-            emit(v);
-            update.gen(v, env, rec);
-          }
-        });
+        enter();
+        try {
+          cond.gen(v, env, (c) => {
+            if (truthy(c)) {
+              emit(v);
+              update.gen(v, env, rec);
+            }
+          });
+        } finally {
+          leave();
+        }
       };
       rec(x);
     },
@@ -296,12 +307,17 @@ define('while', 2, ([cond, update]) =>
       return (x, p, env, emit) => {
         const rec = (v: JqValue, q: Path): void => {
           tick();
-          cond.gen(v, env, (c) => {
-            if (truthy(c)) {
-              emit(v, q);
-              up(v, q, env, rec);
-            }
-          });
+          enter();
+          try {
+            cond.gen(v, env, (c) => {
+              if (truthy(c)) {
+                emit(v, q);
+                up(v, q, env, rec);
+              }
+            });
+          } finally {
+            leave();
+          }
         };
         rec(x, p);
       };

@@ -3,6 +3,7 @@ import { arr, define, define0, defineV, num, str, typeError, typeError1 } from '
 import { fail, typeErrorPreview } from './errors.ts';
 import { arrayIndices, iterValues } from './ops.ts';
 import { captureObject, cpLength, cpSlice, matches, splitRegex, test } from './regex.ts';
+import { alloc, charge, chargeSort, chargeText, checkDepth, SLOT } from './budget.ts';
 import { collect, fromGen, fromOne, tick } from './runtime.ts';
 import type { Compiled, Env } from './types.ts';
 import type { JqObject, JqValue } from './values.ts';
@@ -13,15 +14,23 @@ import { compare, equals, setKey, toString } from './values.ts';
 /** Stable sort of `xs` by the array of outputs of `f` (jq sorts by `[f]`). */
 function keyed(name: string, x: JqValue, f: Compiled | null, env: Env | null): Array<{ k: JqValue; v: JqValue }> {
   const xs = arr(name, x);
+  alloc(xs.length * 2 * SLOT);
   return xs.map((v) => ({ k: f ? collect(f, v, env) : v, v }));
 }
 
 function sortedKeyed(name: string, x: JqValue, f: Compiled | null, env: Env | null): Array<{ k: JqValue; v: JqValue }> {
   const ks = keyed(name, x, f, env);
+  chargeSort(ks.length);
+  alloc(ks.length * SLOT);
   return ks.sort((a, b) => compare(a.k, b.k));
 }
 
-define0('sort', (x) => arr('sort', x).slice().sort(compare));
+define0('sort', (x) => {
+  const xs = arr('sort', x);
+  chargeSort(xs.length);
+  alloc(xs.length * SLOT);
+  return xs.slice().sort(compare);
+});
 define('sort_by', 1, ([f]) => fromOne((x, env) => sortedKeyed('sort_by', x, f, env).map((e) => e.v)));
 define('group_by', 1, ([f]) =>
   fromOne((x, env) => {
@@ -64,12 +73,22 @@ define('min_by', 1, ([f]) => fromOne((x, env) => extreme('min_by', x, f, env, fa
 define('max_by', 1, ([f]) => fromOne((x, env) => extreme('max_by', x, f, env, true)));
 
 // Arrays only (gojq); null gives [] as in jq.
-define0('reverse', (x) => (x === null ? [] : arr('reverse', x).slice().reverse()));
+define0('reverse', (x) => {
+  if (x === null) return [];
+  const xs = arr('reverse', x);
+  alloc(xs.length * SLOT);
+  return xs.slice().reverse();
+});
 
-function flatten(xs: JqValue[], depth: number, out: JqValue[]): JqValue[] {
+function flatten(xs: JqValue[], depth: number, out: JqValue[], level = 0): JqValue[] {
+  checkDepth(level);
+  charge(xs.length);
   for (const v of xs) {
-    if (Array.isArray(v) && depth !== 0) flatten(v, depth - 1, out);
-    else out.push(v);
+    if (Array.isArray(v) && depth !== 0) flatten(v, depth - 1, out, level + 1);
+    else {
+      alloc(SLOT);
+      out.push(v);
+    }
   }
   return out;
 }
@@ -85,6 +104,7 @@ defineV('flatten', 1, (x, [d]) => {
 define0('transpose', (x) => {
   const rows = arr('transpose', x).map((r) => arr('transpose', r));
   const n = rows.reduce((m, r) => Math.max(m, r.length), 0);
+  alloc(n * (rows.length + 1) * SLOT);
   const out: JqValue[] = [];
   for (let i = 0; i < n; i++) out.push(rows.map((r) => (i < r.length ? r[i] : null)));
   return out;
@@ -95,6 +115,7 @@ function combinations(rows: JqValue[], emit: (v: JqValue) => void): void {
   const rec = (i: number): void => {
     tick();
     if (i === rows.length) {
+      alloc(rows.length * SLOT);
       emit(acc.slice());
       return;
     }
@@ -136,7 +157,10 @@ define('IN', 2, ([src, s]) =>
 function indexBy(rows: (emit: (v: JqValue) => void) => void, key: Compiled, env: Env | null): JqObject {
   const o: JqObject = {};
   rows((row) => {
-    for (const k of collect(key, row, env)) setKey(o, toString(k), row);
+    for (const k of collect(key, row, env)) {
+      alloc(SLOT);
+      setKey(o, toString(k), row);
+    }
   });
   return o;
 }
@@ -149,10 +173,22 @@ define('INDEX', 2, ([src, key]) => fromOne((x, env) => indexBy((e) => src.gen(x,
 function stringIndices(s: string, sub: string): number[] {
   const out: number[] = [];
   if (sub === '') return out;
+  chargeText(s.length);
   const ascii = !/[\ud800-\udfff]/.test(s);
+  // code points before the previous occurrence, so that converting offsets stays linear
+  let cpBefore = 0;
+  let prev = 0;
   let i = s.indexOf(sub);
   while (i >= 0) {
-    out.push(ascii ? i : cpLength(s.slice(0, i)));
+    // each occurrence compares the whole of `sub`
+    tick();
+    chargeText(sub.length);
+    alloc(SLOT);
+    if (!ascii) {
+      cpBefore += cpLength(s.slice(prev, i));
+      prev = i;
+    }
+    out.push(ascii ? i : cpBefore);
     i = s.indexOf(sub, i + 1);
   }
   return out;
@@ -164,8 +200,12 @@ function indicesOf(name: string, x: JqValue, k: JqValue): JqValue {
   if (Array.isArray(x)) {
     if (Array.isArray(k)) return arrayIndices(x, k);
     const out: number[] = [];
+    charge(x.length);
     x.forEach((v, i) => {
-      if (equals(v, k)) out.push(i);
+      if (equals(v, k)) {
+        alloc(SLOT);
+        out.push(i);
+      }
     });
     return out;
   }
@@ -183,26 +223,66 @@ defineV('rindex', 1, (x, [k]) => {
 
 // ---- strings ---------------------------------------------------------------------------------------------------------
 
-defineV('startswith', 1, (x, [p]) => (typeof x === 'string' && typeof p === 'string' ? x.startsWith(p) : typeError1('startswith', x, p)));
-defineV('endswith', 1, (x, [p]) => (typeof x === 'string' && typeof p === 'string' ? x.endsWith(p) : typeError1('endswith', x, p)));
-defineV('ltrimstr', 1, (x, [p]) => (typeof x === 'string' && typeof p === 'string' && x.startsWith(p) ? x.slice(p.length) : x));
+/** `x.startsWith(p)` / `x.endsWith(p)`, charged for the text compared. */
+function startsWith(x: string, p: string): boolean {
+  chargeText(p.length);
+  return x.startsWith(p);
+}
+function endsWith(x: string, p: string): boolean {
+  chargeText(p.length);
+  return x.endsWith(p);
+}
+/** A new string: its length is charged (a slice counts as built, whatever V8 shares). */
+function built(s: string): string {
+  alloc(s.length);
+  return s;
+}
+defineV('startswith', 1, (x, [p]) => (typeof x === 'string' && typeof p === 'string' ? startsWith(x, p) : typeError1('startswith', x, p)));
+defineV('endswith', 1, (x, [p]) => (typeof x === 'string' && typeof p === 'string' ? endsWith(x, p) : typeError1('endswith', x, p)));
+defineV('ltrimstr', 1, (x, [p]) => (typeof x === 'string' && typeof p === 'string' && startsWith(x, p) ? built(x.slice(p.length)) : x));
 defineV('rtrimstr', 1, (x, [p]) =>
-  typeof x === 'string' && typeof p === 'string' && x.endsWith(p) && p !== '' ? x.slice(0, x.length - p.length) : x,
+  typeof x === 'string' && typeof p === 'string' && endsWith(x, p) && p !== '' ? built(x.slice(0, x.length - p.length)) : x,
 );
 defineV('trimstr', 1, (x, [p]) => {
   if (typeof x !== 'string' || typeof p !== 'string') return typeError1('trimstr', x, p);
-  const l = x.startsWith(p) ? x.slice(p.length) : x;
-  return p !== '' && l.endsWith(p) ? l.slice(0, l.length - p.length) : l;
+  const l = startsWith(x, p) ? x.slice(p.length) : x;
+  return built(p !== '' && endsWith(l, p) ? l.slice(0, l.length - p.length) : l);
 });
-const WS = /^[\s\u0085]+|[\s\u0085]+$/g;
-define0('trim', (x) => str('trim', x).replace(WS, ''));
-define0('ltrim', (x) => str('ltrim', x).replace(/^[\s\u0085]+/, ''));
-define0('rtrim', (x) => str('rtrim', x).replace(/[\s\u0085]+$/, ''));
-define0('ascii_downcase', (x) => str('ascii_downcase', x).replace(/[A-Z]+/g, (m) => m.toLowerCase()));
-define0('ascii_upcase', (x) => str('ascii_upcase', x).replace(/[a-z]+/g, (m) => m.toUpperCase()));
-define0('explode', (x) => Array.from(str('explode', x), (c) => c.codePointAt(0)!));
+
+const isSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x85 || c === 0xa0 || c === 0xfeff || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+/**
+ * Whitespace trimming by scanning from the ends (`/\s+$/` backtracks quadratically on long runs of spaces
+ * followed by something else); JavaScript's `\s` plus U+0085, as before.
+ */
+function trimSpace(name: string, x: JqValue, left: boolean, right: boolean): string {
+  const s = str(name, x);
+  chargeText(s.length);
+  let a = 0;
+  let b = s.length;
+  if (left) while (a < b && isSpace(s.charCodeAt(a))) a++;
+  if (right) while (b > a && isSpace(s.charCodeAt(b - 1))) b--;
+  return built(s.slice(a, b));
+}
+define0('trim', (x) => trimSpace('trim', x, true, true));
+define0('ltrim', (x) => trimSpace('ltrim', x, true, false));
+define0('rtrim', (x) => trimSpace('rtrim', x, false, true));
+/** ASCII case mapping, charged for the scan and the new string. */
+function asciiCase(name: string, x: JqValue, upper: boolean): string {
+  const s = str(name, x);
+  chargeText(s.length);
+  return built(upper ? s.replace(/[a-z]+/g, (m) => m.toUpperCase()) : s.replace(/[A-Z]+/g, (m) => m.toLowerCase()));
+}
+define0('ascii_downcase', (x) => asciiCase('ascii_downcase', x, false));
+define0('ascii_upcase', (x) => asciiCase('ascii_upcase', x, true));
+define0('explode', (x) => {
+  const s = str('explode', x);
+  alloc(s.length * SLOT);
+  return Array.from(s, (c) => c.codePointAt(0)!);
+});
 define0('implode', (x) => {
   const cps = arr('implode', x);
+  charge(cps.length);
+  alloc(cps.length * 2);
   let s = '';
   for (const c of cps) {
     if (typeof c !== 'number' || c < 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return typeError('implode', x);
@@ -210,14 +290,25 @@ define0('implode', (x) => {
   }
   return s;
 });
-define0('ascii', (x) => String.fromCodePoint(num('ascii', x)));
+define0('ascii', (x) => {
+  const c = num('ascii', x);
+  // String.fromCodePoint throws a RangeError outside the code points
+  if (!Number.isInteger(c) || c < 0 || c > 0x10ffff) return typeError('ascii', x);
+  return String.fromCodePoint(c);
+});
 defineV('split', 1, (x, [sep]) => {
   const s = str('split', x);
   const p = str('split', sep);
+  chargeText(s.length);
   // Go's strings.Split semantics (gojq): "" splits into characters, and "" split by a separator is [""]
   // (jq 1.7 gives [] for the latter).
-  if (p === '') return Array.from(s);
-  return s.split(p);
+  if (p === '') {
+    alloc(s.length * (SLOT + 1));
+    return Array.from(s);
+  }
+  const parts = s.split(p);
+  alloc(s.length + parts.length * SLOT);
+  return parts;
 });
 defineV('split', 2, (x, [re, flags]) => splitRegex(x, re, flags));
 defineV('join', 1, (x, [sep]) => {
@@ -227,10 +318,15 @@ defineV('join', 1, (x, [sep]) => {
   let out = '';
   for (let i = 0; i < items.length; i++) {
     const v = items[i];
-    if (i > 0) out += s;
+    if (i > 0) {
+      alloc(s.length);
+      out += s;
+    }
     if (v === null) continue;
     if (typeof v === 'object') return fail(`cannot join: ${typeErrorPreview(v)}`);
-    out += toString(v);
+    const t = toString(v);
+    if (typeof v === 'string') alloc(t.length);
+    out += t;
   }
   return out;
 });
@@ -268,6 +364,7 @@ define('splits', 2, ([re, fl]) =>
 function substitute(x: JqValue, re: JqValue, repl: Compiled, flags: JqValue, env: Env | null, emit: (v: JqValue) => void): void {
   const s = str('sub', x);
   const ms = matches(s, re, flags);
+  alloc(s.length * SLOT);
   const cps = Array.from(s);
   let partials = [''];
   let prev = 0;
@@ -277,6 +374,8 @@ function substitute(x: JqValue, re: JqValue, repl: Compiled, flags: JqValue, env
     for (const p of partials) {
       for (const r of collect(repl, captureObject(m), env)) {
         if (typeof r !== 'string') return void fail(`cannot add: string (${JSON.stringify(p + gap)}) and ${typeErrorPreview(r)}`);
+        // several replacement outputs multiply the partial results: each is charged as built
+        alloc(SLOT + p.length + gap.length + r.length);
         next.push(p + gap + r);
       }
     }
@@ -284,7 +383,10 @@ function substitute(x: JqValue, re: JqValue, repl: Compiled, flags: JqValue, env
     prev = (m.offset as number) + (m.length as number);
   }
   const tail = prev === 0 ? s : cpSlice(s, prev);
-  for (const p of partials) emit(p + tail);
+  for (const p of partials) {
+    alloc(p.length + tail.length);
+    emit(p + tail);
+  }
 }
 define('sub', 2, ([re, repl]) => fromGen((x, env, emit) => re.gen(x, env, (r) => substitute(x, r, repl, null, env, emit))));
 define('sub', 3, ([re, repl, fl]) =>

@@ -4,29 +4,42 @@ import { fail, typeErrorPreview } from './errors.ts';
 import { iterError, iterValues } from './ops.ts';
 import type { Path } from './path-ops.ts';
 import { allPaths, delPaths, getPath, setPath } from './path-ops.ts';
-import { collect, collectPaths, first, fromGen, fromOne, modify, StopSignal, tick, withArgValues } from './runtime.ts';
+import { alloc, checkDepth, enter, leave, SLOT } from './budget.ts';
+import { collect, collectPaths, fromGen, fromOne, StopSignal, tick, withArgValues } from './runtime.ts';
 import type { Compiled, Emit, Env, PathEmit, PathGen } from './types.ts';
 import type { JqObject, JqValue } from './values.ts';
 import { getKey, hasKey, isObject, objectKeys, objectSize, setKey, truthy } from './values.ts';
 
 // ---- recursion -----------------------------------------------------------------------------------------------
 
-function recurseChildren(v: JqValue, emit: Emit): void {
+function recurseChildren(v: JqValue, emit: Emit, level: number): void {
   tick();
+  checkDepth(level);
   emit(v);
-  if (Array.isArray(v)) for (const c of v) recurseChildren(c, emit);
-  else if (isObject(v)) for (const k of objectKeys(v)) recurseChildren(v[k], emit);
+  if (Array.isArray(v)) for (const c of v) recurseChildren(c, emit, level + 1);
+  else if (isObject(v)) for (const k of objectKeys(v)) recurseChildren(v[k], emit, level + 1);
 }
 
 function recurseChildrenPath(v: JqValue, p: Path, emit: PathEmit): void {
   tick();
+  checkDepth(p.length);
   emit(v, p);
-  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) recurseChildrenPath(v[i], [...p, i], emit);
-  else if (isObject(v)) for (const k of objectKeys(v)) recurseChildrenPath(v[k], [...p, k], emit);
+  const bytes = (p.length + 1) * SLOT;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      alloc(bytes);
+      recurseChildrenPath(v[i], [...p, i], emit);
+    }
+  } else if (isObject(v)) {
+    for (const k of objectKeys(v)) {
+      alloc(bytes);
+      recurseChildrenPath(v[k], [...p, k], emit);
+    }
+  }
 }
 
 const RECURSE: Compiled = fromGen(
-  (x, _env, emit) => recurseChildren(x, emit),
+  (x, _env, emit) => recurseChildren(x, emit, 0),
   () => (x, p, _env, emit) => recurseChildrenPath(x, p, emit),
 );
 define('recurse', 0, () => RECURSE);
@@ -38,7 +51,12 @@ function recurseBy(f: Compiled, cond: Compiled | null): Compiled {
       const rec = (v: JqValue): void => {
         tick();
         emit(v);
-        f.gen(v, env, next);
+        enter();
+        try {
+          f.gen(v, env, next);
+        } finally {
+          leave();
+        }
       };
       const next: Emit = cond
         ? (u) =>
@@ -54,7 +72,12 @@ function recurseBy(f: Compiled, cond: Compiled | null): Compiled {
         const rec = (v: JqValue, q: Path): void => {
           tick();
           emit(v, q);
-          fp(v, q, env, next);
+          enter();
+          try {
+            fp(v, q, env, next);
+          } finally {
+            leave();
+          }
         };
         const next: PathEmit = cond
           ? (u, r) =>
@@ -71,27 +94,31 @@ define('recurse', 1, ([f]) => recurseBy(f, null));
 define('recurse', 2, ([f, cond]) => recurseBy(f, cond));
 
 define('walk', 1, ([f]) => {
-  const walk = (v: JqValue, env: Env | null, emit: Emit): void => {
+  const walk = (v: JqValue, env: Env | null, emit: Emit, level: number): void => {
     tick();
+    checkDepth(level);
     let nv: JqValue = v;
     if (Array.isArray(v)) {
+      alloc(v.length * SLOT);
       const out: JqValue[] = [];
       for (const c of v) {
-        const r = firstOf((e) => walk(c, env, e));
+        const r = firstOf((e) => walk(c, env, e, level + 1));
         if (r !== undefined) out.push(r);
       }
       nv = out;
     } else if (isObject(v)) {
       const o: JqObject = {};
-      for (const k of objectKeys(v)) {
-        const r = firstOf((e) => walk(v[k], env, e));
+      const keys = objectKeys(v);
+      alloc(keys.length * SLOT);
+      for (const k of keys) {
+        const r = firstOf((e) => walk(v[k], env, e, level + 1));
         if (r !== undefined) setKey(o, k, r);
       }
       nv = o;
     }
     f.gen(nv, env, emit);
   };
-  return fromGen((x, env, emit) => walk(x, env, emit));
+  return fromGen((x, env, emit) => walk(x, env, emit, 0));
 });
 
 /** First output of a callback-style generator (map_values semantics: empty drops the element). */
@@ -141,6 +168,7 @@ const getpathPath = (ps: Compiled): PathGen => (x, p, env, emit) =>
       // gojq: an unreachable path designates null rather than failing in path mode
       v = null;
     }
+    alloc((p.length + path.length) * SLOT);
     emit(v, [...p, ...(path as Path)]);
   });
 define('getpath', 1, ([ps]) => {
@@ -162,13 +190,20 @@ define('pick', 1, ([f]) =>
     return acc;
   }),
 );
-define('to_entries', 0, () =>
-  fromOne((x) => {
-    if (Array.isArray(x)) return x.map((value, key) => ({ key, value }));
-    if (isObject(x)) return objectKeys(x).map((key) => ({ key, value: x[key] }));
-    return typeError('keys', x);
-  }),
-);
+/** `{key, value}` entries of an array or object (charged: SLOT for the slot, two for the entry object). */
+function entriesOf(x: JqValue): JqValue[] {
+  if (Array.isArray(x)) {
+    alloc(x.length * 3 * SLOT);
+    return x.map((value, key) => ({ key, value }));
+  }
+  if (isObject(x)) {
+    const keys = objectKeys(x);
+    alloc(keys.length * 3 * SLOT);
+    return keys.map((key) => ({ key, value: x[key] }));
+  }
+  return typeError('keys', x);
+}
+define0('to_entries', entriesOf);
 
 function fromEntries(x: JqValue): JqValue {
   const o: JqObject = {};
@@ -182,6 +217,7 @@ function fromEntries(x: JqValue): JqValue {
     }
     if (typeof k !== 'string') return fail(`expected a string for object key but got: ${typeErrorPreview(k)}`);
     const v = hasKey(e, 'value') ? e.value : hasKey(e, 'v') ? e.v : getKey(e, 'Value');
+    alloc(SLOT);
     setKey(o, k, v);
   }
   return o;
@@ -189,12 +225,8 @@ function fromEntries(x: JqValue): JqValue {
 define0('from_entries', fromEntries);
 define('with_entries', 1, ([f]) =>
   fromOne((x, env) => {
-    let entries: JqValue[];
-    if (Array.isArray(x)) entries = x.map((value, key) => ({ key, value }));
-    else if (isObject(x)) entries = objectKeys(x).map((key) => ({ key, value: x[key] }));
-    else return typeError('keys', x);
     const mapped: JqValue[] = [];
-    for (const e of entries) for (const r of collect(f, e, env)) mapped.push(r);
+    for (const e of entriesOf(x)) for (const r of collect(f, e, env)) mapped.push(r);
     return fromEntries(mapped);
   }),
 );
@@ -204,6 +236,7 @@ define('map', 1, ([f]) => {
     const fo = f.one;
     return fromOne((x, env) => {
       const vs = iterValues(x);
+      alloc(vs.length * SLOT);
       const out = new Array<JqValue>(vs.length);
       for (let i = 0; i < vs.length; i++) out[i] = fo(vs[i], env);
       return out;
@@ -211,19 +244,38 @@ define('map', 1, ([f]) => {
   }
   return fromOne((x, env) => {
     const out: JqValue[] = [];
-    for (const v of iterValues(x)) f.gen(v, env, (r) => void out.push(r));
+    for (const v of iterValues(x)) {
+      f.gen(v, env, (r) => {
+        alloc(SLOT);
+        out.push(r);
+      });
+    }
     return out;
   });
 });
 
 define('map_values', 1, ([f]) =>
   fromOne((x, env) => {
-    // `.[] |= f`: every child; non-containers fail like `.[]`
-    let paths: Path[];
-    if (Array.isArray(x)) paths = x.map((_v, i) => [i]);
-    else if (isObject(x)) paths = objectKeys(x).map((k) => [k]);
-    else return iterError(x);
-    return modify(x, paths, (old) => first(f, old, env));
+    // `.[] |= f`: every child becomes the first output of f, children for which f is empty are dropped; built
+    // in one pass (updating path by path copies the container once per child). Non-containers fail like `.[]`.
+    if (Array.isArray(x)) {
+      alloc(x.length * SLOT);
+      const out: JqValue[] = [];
+      for (const v of x) {
+        const r = firstOf((e) => f.gen(v, env, e));
+        if (r !== undefined) out.push(r);
+      }
+      return out;
+    }
+    if (!isObject(x)) return iterError(x);
+    const keys = objectKeys(x);
+    alloc(keys.length * SLOT);
+    const o: JqObject = {};
+    for (const k of keys) {
+      const r = firstOf((e) => f.gen(x[k], env, e));
+      if (r !== undefined) setKey(o, k, r);
+    }
+    return o;
   }),
 );
 
@@ -234,9 +286,16 @@ define('tostream', 0, () =>
       tick();
       if (v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length > 0 : objectSize(v) > 0)) {
         const keys: Array<string | number> = Array.isArray(v) ? v.map((_x, i) => i) : objectKeys(v);
-        for (const k of keys) rec(Array.isArray(v) ? v[k as number] : (v as JqObject)[k as string], [...p, k]);
+        checkDepth(p.length);
+        const bytes = (p.length + 3) * SLOT;
+        for (const k of keys) {
+          alloc(bytes);
+          rec(Array.isArray(v) ? v[k as number] : (v as JqObject)[k as string], [...p, k]);
+        }
+        alloc(bytes);
         emit([[...p, keys[keys.length - 1]]]);
       } else {
+        alloc(2 * SLOT);
         emit([p, v]);
       }
     };

@@ -2,6 +2,7 @@
 import { define, define0, defineV, num, typeError, typeError1 } from './builtin-registry.ts';
 import { fail, typeErrorPreview } from './errors.ts';
 import { add as addValues, iterValues } from './ops.ts';
+import { alloc, chargeText, checkDepth, SLOT, tick } from './budget.ts';
 import { fromGen, fromOne } from './runtime.ts';
 import type { JqValue } from './values.ts';
 import { encode, hasKey, isNormal, isObject, objectKeys, objectSize, toString, typeOf } from './values.ts';
@@ -17,6 +18,7 @@ define0('length', (x) => {
     case 'number':
       return Math.abs(x);
     case 'string': {
+      chargeText(x.length);
       let n = 0;
       for (let i = 0; i < x.length; i++) {
         const c = x.charCodeAt(i);
@@ -29,10 +31,21 @@ define0('length', (x) => {
       return Array.isArray(x) ? x.length : objectSize(x);
   }
 });
-define0('utf8bytelength', (x) => (typeof x === 'string' ? Buffer.byteLength(x, 'utf8') : typeError('utf8bytelength', x)));
+define0('utf8bytelength', (x) => {
+  if (typeof x !== 'string') return typeError('utf8bytelength', x);
+  chargeText(x.length);
+  return Buffer.byteLength(x, 'utf8');
+});
 define0('keys', (x) => {
-  if (isObject(x)) return objectKeys(x);
-  if (Array.isArray(x)) return x.map((_v, i) => i);
+  if (isObject(x)) {
+    const keys = objectKeys(x);
+    alloc(keys.length * SLOT);
+    return keys;
+  }
+  if (Array.isArray(x)) {
+    alloc(x.length * SLOT);
+    return x.map((_v, i) => i);
+  }
   return typeError('keys', x);
 });
 
@@ -45,18 +58,26 @@ function has(x: JqValue, k: JqValue): boolean {
 defineV('has', 1, (x, [k]) => has(x, k));
 define('in', 1, ([o]) => fromGen((x, env, emit) => o.gen(x, env, (ov) => emit(has(ov, x)))));
 
-/** Containment; a type mismatch is an error only at the top level (nested mismatches are just false). */
-function containsValue(a: JqValue, b: JqValue): boolean | undefined {
-  if (isObject(a) && isObject(b)) return objectKeys(b).every((k) => hasKey(a, k) && containsValue(a[k], b[k]) === true);
-  if (Array.isArray(a) && Array.isArray(b)) return b.every((y) => a.some((x) => containsValue(x, y) === true));
-  if (typeof a === 'string' && typeof b === 'string') return a.includes(b);
+/**
+ * Containment; a type mismatch is an error only at the top level (nested mismatches are just false). A step
+ * per pair of values compared, so `contains(.)` on a value shared many times over is charged for its work.
+ */
+function containsValue(a: JqValue, b: JqValue, level: number): boolean | undefined {
+  tick();
+  checkDepth(level);
+  if (isObject(a) && isObject(b)) return objectKeys(b).every((k) => hasKey(a, k) && containsValue(a[k], b[k], level + 1) === true);
+  if (Array.isArray(a) && Array.isArray(b)) return b.every((y) => a.some((x) => containsValue(x, y, level + 1) === true));
+  if (typeof a === 'string' && typeof b === 'string') {
+    chargeText(a.length + b.length);
+    return a.includes(b);
+  }
   if (typeof a === 'number' && typeof b === 'number') return a === b;
   if (a === b) return true;
   return undefined;
 }
 
 function contains(a: JqValue, b: JqValue): boolean {
-  const r = containsValue(a, b);
+  const r = containsValue(a, b, 0);
   return r === undefined ? typeError1('contains', a, b) : r;
 }
 defineV('contains', 1, (x, [b]) => contains(x, b));
@@ -139,10 +160,12 @@ define0('toboolean', (x) => {
   return typeof x === 'string' ? fail(`toboolean cannot be applied to: ${typeErrorPreview(x)}: invalid boolean`) : typeError('toboolean', x);
 });
 
-const NUMBER_TEXT = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+// unambiguous, so that a long run of digits cannot make it backtrack (`\d+\.?\d*` is quadratic on "111…1x")
+const NUMBER_TEXT = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 define0('tonumber', (x) => {
   if (typeof x === 'number') return x;
   if (typeof x === 'string') {
+    chargeText(x.length);
     // gojq accepts exactly its number literal syntax: no surrounding space, no sign other than a leading minus
     if (!NUMBER_TEXT.test(x)) return fail(`tonumber cannot be applied to: ${typeErrorPreview(x)}: invalid number`);
     return Number(x);
@@ -153,6 +176,9 @@ define0('tostring', (x) => toString(x));
 define0('tojson', (x) => encode(x));
 define0('fromjson', (x) => {
   if (typeof x !== 'string') return typeError('fromjson', x);
+  // the values parsed are about as large as their text
+  chargeText(x.length);
+  alloc(x.length);
   try {
     return JSON.parse(x) as JqValue;
   } catch {

@@ -2,7 +2,8 @@
 import type { NodeOf, ObjectEntry } from './ast.ts';
 import { fail, typeErrorPreview } from './errors.ts';
 import { formatValue, hasFormat } from './formats.ts';
-import { collectedTooMany, fromGen, fromOne, MAX_COLLECTED } from './runtime.ts';
+import { alloc, SLOT, tick } from './budget.ts';
+import { fromGen, fromOne } from './runtime.ts';
 import type { Compiled } from './types.ts';
 import type { JqObject, JqValue } from './values.ts';
 import { setKey, toString } from './values.ts';
@@ -32,6 +33,7 @@ export function compileString(c: Compiler, node: NodeOf<'string'>, scope: Scope 
     return fromOne((x, env) => {
       let s = '';
       for (const p of ones) s += typeof p === 'string' ? p : fmt(p(x, env));
+      alloc(s.length);
       return s;
     });
   }
@@ -39,6 +41,7 @@ export function compileString(c: Compiler, node: NodeOf<'string'>, scope: Scope 
   return fromGen((x, env, emit) => {
     const rec = (i: number, suffix: string): void => {
       if (i < 0) {
+        alloc(suffix.length);
         emit(suffix);
         return;
       }
@@ -55,13 +58,17 @@ export function compileArray(c: Compiler, node: NodeOf<'array'>, scope: Scope | 
   const body = c.compile(node.body, scope);
   if (body.one) {
     const one = body.one;
-    return fromOne((x, env) => [one(x, env)]);
+    return fromOne((x, env) => {
+      alloc(SLOT);
+      return [one(x, env)];
+    });
   }
   const bgen = body.gen;
   return fromOne((x, env) => {
     const out: JqValue[] = [];
     bgen(x, env, (v) => {
-      if (out.push(v) > MAX_COLLECTED) collectedTooMany();
+      alloc(SLOT);
+      out.push(v);
     });
     return out;
   });
@@ -82,7 +89,9 @@ export function compileObject(c: Compiler, node: NodeOf<'object'>, scope: Scope 
   if (entries.every((e) => (typeof e.key === 'string' || e.key.one) && e.value.one)) {
     const ks = entries.map((e) => (typeof e.key === 'string' ? e.key : e.key.one!));
     const vs = entries.map((e) => e.value.one!);
+    const bytes = ks.length * SLOT;
     return fromOne((x, env) => {
+      alloc(bytes);
       const o: JqObject = {};
       for (let i = 0; i < ks.length; i++) {
         const k = ks[i];
@@ -97,6 +106,8 @@ export function compileObject(c: Compiler, node: NodeOf<'object'>, scope: Scope 
     const vals = new Array<JqValue>(entries.length);
     const rec = (i: number): void => {
       if (i === entries.length) {
+        tick();
+        alloc(entries.length * SLOT);
         const o: JqObject = {};
         for (let j = 0; j < keys.length; j++) setKey(o, keys[j], vals[j]);
         emit(o);

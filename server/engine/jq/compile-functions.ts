@@ -1,6 +1,7 @@
 /** Compilation of function definitions and calls: user functions, closure parameters and builtins. */
 import type { NodeOf } from './ast.ts';
 import { lookupBuiltin } from './builtins.ts';
+import { enter, leave } from './budget.ts';
 import { fromGen, fromOne, tick, walkEnv } from './runtime.ts';
 import type { Compiled, Env, PathGen } from './types.ts';
 import type { Compiler } from './compile.ts';
@@ -54,14 +55,26 @@ export function compileCall(c: Compiler, node: NodeOf<'call'>, scope: Scope | nu
         for (const a of args) be = { v: null, c: { fn: a, env }, up: be };
         return be;
       };
+      // A step per call, and a level of the depth budget while the body runs (its outputs are consumed inside
+      // the call, so this is the nesting of the JavaScript stack too).
       return fromGen(
         (x, env, emit) => {
           tick();
-          info.compiled!.gen(x, bodyEnv(env), emit);
+          enter();
+          try {
+            info.compiled!.gen(x, bodyEnv(env), emit);
+          } finally {
+            leave();
+          }
         },
         () => (x, p, env, emit) => {
           tick();
-          info.compiled!.path()(x, p, bodyEnv(env), emit);
+          enter();
+          try {
+            info.compiled!.path()(x, p, bodyEnv(env), emit);
+          } finally {
+            leave();
+          }
         },
       );
     }

@@ -1,7 +1,7 @@
 /** Compilation of pipes and operators: `|`, `,`, unary minus, arithmetic and comparisons, `and`/`or`, `//`, assignments. */
 import type { NodeOf } from './ast.ts';
 import { BINARY, negate } from './ops.ts';
-import { arithmeticUpdateGen, assignGen, fromGen, fromOne, modifyGen } from './runtime.ts';
+import { arithmeticUpdateGen, assignGen, fromGen, fromOne, modifyGen, tick } from './runtime.ts';
 import type { Compiled, PathGen } from './types.ts';
 import { truthy } from './values.ts';
 import type { Compiler } from './compile.ts';
@@ -38,12 +38,16 @@ export function compilePipe(c: Compiler, node: NodeOf<'pipe'>, scope: Scope | nu
 export function compileComma(c: Compiler, node: NodeOf<'comma'>, scope: Scope | null): Compiled {
   const l = c.compile(node.left, scope);
   const r = c.compile(node.right, scope);
+  // A step per use: generators multiply work only through nodes with several outputs (this one, iteration,
+  // loops, recursion), which all charge, so `(1,1) | (1,1) | … | empty` is charged for every branch it takes.
   return fromGen(
     (x, env, emit) => {
+      tick();
       l.gen(x, env, emit);
       r.gen(x, env, emit);
     },
     joinPaths(l, r, (lp, rp) => (x, p, env, emit) => {
+      tick();
       lp(x, p, env, emit);
       rp(x, p, env, emit);
     }),

@@ -3,6 +3,7 @@ import type { Node, NodeOf } from './ast.ts';
 import { JqRuntimeError } from './errors.ts';
 import { indexField, indexNumber, indexPlainField, indexValue, iterError, slice } from './ops.ts';
 import type { Path, PathKey } from './path-ops.ts';
+import { alloc, charge, SLOT } from './budget.ts';
 import { fromGen, fromOne, invalidPath } from './runtime.ts';
 import type { Compiled, Emit, Env, One, PathEmit, PathGen } from './types.ts';
 import type { JqValue } from './values.ts';
@@ -21,8 +22,10 @@ function fieldFn(name: string): (v: JqValue) => JqValue {
   return PROTO_NAMES.has(name) ? (v) => indexField(v, name) : (v) => indexPlainField(v, name);
 }
 
+/** `.[]`: a step per element (objectKeys charges the objects' members). */
 function iterate(v: JqValue, emit: Emit): void {
   if (Array.isArray(v)) {
+    charge(v.length);
     for (let i = 0; i < v.length; i++) emit(v[i]);
   } else if (v !== null && typeof v === 'object') {
     const keys = objectKeys(v);
@@ -32,11 +35,20 @@ function iterate(v: JqValue, emit: Emit): void {
   }
 }
 
+/** Path mode's `.[]`: each output's path is a new array, charged as built. */
 function iteratePath(v: JqValue, p: Path, emit: PathEmit): void {
+  const bytes = (p.length + 1) * SLOT;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) emit(v[i], [...p, i]);
+    charge(v.length);
+    for (let i = 0; i < v.length; i++) {
+      alloc(bytes);
+      emit(v[i], [...p, i]);
+    }
   } else if (v !== null && typeof v === 'object') {
-    for (const k of objectKeys(v)) emit(v[k], [...p, k]);
+    for (const k of objectKeys(v)) {
+      alloc(bytes);
+      emit(v[k], [...p, k]);
+    }
   } else {
     iterError(v);
   }
@@ -100,6 +112,7 @@ export function compileSuffix(c: Compiler, node: Suffix, scope: Scope | null): C
           tpath(x, p, env, (v, q) => {
             // the key is checked before indexing: an invalid key is an invalid path whatever the value
             const pk = toPathKey(key);
+            alloc((q.length + 1) * SLOT);
             emit(indexValue(v, key), [...q, pk]);
           }),
         );
@@ -120,7 +133,13 @@ export function compileSuffix(c: Compiler, node: Suffix, scope: Scope | null): C
       (x, env, emit) => bounds(x, env, (f, e) => t.gen(x, env, (v) => emit(slice(v, f, e)))),
       () => {
         const tpath = t.path();
-        return (x, p, env, emit) => bounds(x, env, (f, e) => tpath(x, p, env, (v, q) => emit(slice(v, f, e), [...q, { start: f, end: e }])));
+        return (x, p, env, emit) =>
+          bounds(x, env, (f, e) =>
+            tpath(x, p, env, (v, q) => {
+              alloc((q.length + 3) * SLOT);
+              emit(slice(v, f, e), [...q, { start: f, end: e }]);
+            }),
+          );
       },
     );
   }
@@ -157,14 +176,19 @@ function compileOptionalSuffix(c: Compiler, node: Suffix, scope: Scope | null): 
       break;
     default:
       step = (v, _ks, emit) => {
-        if (Array.isArray(v)) v.forEach((c, i) => emit(c, i));
-        else if (v !== null && typeof v === 'object') for (const k of objectKeys(v)) emit(v[k], k);
+        if (Array.isArray(v)) {
+          charge(v.length);
+          v.forEach((c, i) => emit(c, i));
+        } else if (v !== null && typeof v === 'object') for (const k of objectKeys(v)) emit(v[k], k);
       };
   }
   const guardedStep = (v: JqValue, ks: JqValue[], emit: StepEmit): void => {
     const out: Array<[JqValue, PathKey]> = [];
     try {
-      step(v, ks, (r, k) => out.push([r, k]));
+      step(v, ks, (r, k) => {
+        alloc(SLOT);
+        out.push([r, k]);
+      });
     } catch (e) {
       if (e instanceof JqRuntimeError) return;
       throw e;
@@ -181,7 +205,15 @@ function compileOptionalSuffix(c: Compiler, node: Suffix, scope: Scope | null): 
     (x, env, emit) => withKeys(x, env, (ks) => t.gen(x, env, (v) => guardedStep(v, ks, (r) => emit(r)))),
     () => {
       const tp = t.path();
-      return (x, p, env, emit) => withKeys(x, env, (ks) => tp(x, p, env, (v, q) => guardedStep(v, ks, (r, k) => emit(r, [...q, k]))));
+      return (x, p, env, emit) =>
+        withKeys(x, env, (ks) =>
+          tp(x, p, env, (v, q) =>
+            guardedStep(v, ks, (r, k) => {
+              alloc((q.length + 1) * SLOT);
+              emit(r, [...q, k]);
+            }),
+          ),
+        );
     },
   );
 }
@@ -208,7 +240,12 @@ function compileSteps(base: Compiled, steps: Array<string | number>): Compiled {
   }
   const path = (): PathGen => {
     const bp = base.path();
-    return (x, p, env, emit) => bp(x, p, env, (v, q) => emit(chain(v), [...q, ...steps]));
+    const bytes = steps.length * SLOT;
+    return (x, p, env, emit) =>
+      bp(x, p, env, (v, q) => {
+        alloc(q.length * SLOT + bytes);
+        emit(chain(v), [...q, ...steps]);
+      });
   };
   if (base.one) {
     const bone = base.one;

@@ -1,5 +1,7 @@
 import type { JqValue } from './values.ts';
-import { encode, typeOf } from './values.ts';
+import { encodeBounded, typeOf } from './values.ts';
+
+export { JqLimitError } from './budget.ts';
 
 export type JqErrorKind = 'parse' | 'compile' | 'runtime' | 'limit';
 
@@ -23,22 +25,26 @@ export class JqError extends Error {
  */
 export class JqRuntimeError {
   readonly value: JqValue;
-  readonly message: string;
+  private readonly raisedByErrorFn: boolean;
   constructor(value: JqValue, raisedByErrorFn = false) {
-    // gojq prefixes values raised with `error(v)` by "error: "; operator errors are plain text.
-    this.message = raisedByErrorFn ? `error: ${typeof value === 'string' ? value : encode(value)}` : String(value);
     this.value = value;
+    this.raisedByErrorFn = raisedByErrorFn;
   }
-}
-
-/** Raised when a limit (time, result count) is exceeded; `try` must not catch it. */
-export class JqLimitError {
-  constructor(readonly message: string) {}
+  /**
+   * Computed when the error leaves the evaluator (a caught error never needs it). gojq prefixes values raised
+   * with `error(v)` by "error: "; operator errors are plain text. The JSON text of a value is cut at 10,000
+   * characters: the value may be huge.
+   */
+  get message(): string {
+    const v = this.value;
+    if (!this.raisedByErrorFn) return String(v);
+    return `error: ${typeof v === 'string' ? v : encodeBounded(v, 10_000)}`;
+  }
 }
 
 /** jq-style short preview of a value, truncated to 30 bytes like gojq's error previews. */
 export function preview(v: JqValue): string {
-  const s = encode(v);
+  const s = encodeBounded(v, 64);
   if (Buffer.byteLength(s) <= 30) return s;
   const trailing = typeof v === 'string' ? ' ..."' : Array.isArray(v) ? ' ...]' : v !== null && typeof v === 'object' ? ' ...}' : ' ...';
   let out = '';

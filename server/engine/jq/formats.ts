@@ -1,3 +1,4 @@
+import { alloc, charge, chargeText } from './budget.ts';
 import { fail, typeErrorPreview } from './errors.ts';
 import type { JqValue } from './values.ts';
 import { encode, toString } from './values.ts';
@@ -23,6 +24,7 @@ const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
 function base32(s: string): string {
   const bytes = Buffer.from(s, 'utf8');
+  charge(bytes.length);
   let out = '';
   let bits = 0;
   let value = 0;
@@ -43,6 +45,7 @@ function base32d(s: string): string {
   const bytes: number[] = [];
   let bits = 0;
   let value = 0;
+  charge(s.length);
   for (const ch of s.replace(/=+$/, '')) {
     const i = BASE32.indexOf(ch);
     if (i < 0) return fail(`${typeErrorPreview(s)} is not valid base32 data`);
@@ -85,6 +88,13 @@ export function hasFormat(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(FORMATS, name);
 }
 
+/**
+ * `@name` applied to a value. The text formatted is charged for its scan (`toString` charges its own JSON
+ * text); the result for its size — base64 output is 4/3 of its input, `@uri` up to 3 times it.
+ */
 export function formatValue(name: string, v: JqValue): JqValue {
-  return FORMATS[name](v);
+  if (name !== 'text' && name !== 'json') chargeText(typeof v === 'string' ? v.length : 0);
+  const out = FORMATS[name](v);
+  alloc(out.length);
+  return out;
 }

@@ -6,8 +6,21 @@ export type { JqValue } from './values.ts';
 export type { JqLimits, JqProgram } from './program.ts';
 export { JqError } from './errors.ts';
 export type { JqErrorKind } from './errors.ts';
-export { compileJq } from './program.ts';
+export { compileJq, DEFAULT_JQ_LIMITS } from './program.ts';
 export { checkExpression } from './validate.ts';
+export { MAX_DEPTH as JQ_MAX_DEPTH } from './budget.ts';
+
+import { peakUsage } from './budget.ts';
+
+/** The most steps and bytes any one evaluation used since the last reset (measuring definitions against the budgets). */
+export function jqPeakUsage(): { steps: number; bytes: number } {
+  return { ...peakUsage };
+}
+
+export function resetJqPeakUsage(): void {
+  peakUsage.steps = 0;
+  peakUsage.bytes = 0;
+}
 
 import { compare, fromInput, toString } from './values.ts';
 

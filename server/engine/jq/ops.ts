@@ -1,7 +1,5 @@
-import { fail, JqLimitError, typeErrorPreview } from './errors.ts';
-
-/** Bound on strings built by repetition, for the same reason as MAX_COLLECTED in runtime.ts. */
-const MAX_STRING = 16 * 1024 * 1024;
+import { alloc, charge, chargeText, checkDepth, SLOT } from './budget.ts';
+import { fail, typeErrorPreview } from './errors.ts';
 import type { JqObject, JqValue } from './values.ts';
 import { compare, copyObject, equals, getKey, isObject, objectKeys, setKey } from './values.ts';
 
@@ -58,6 +56,7 @@ export function indexValue(v: JqValue, k: JqValue): JqValue {
 export function arrayIndices(arr: JqValue[], sub: JqValue[]): JqValue {
   const out: number[] = [];
   if (sub.length === 0) return null;
+  if (arr.length >= sub.length) charge((arr.length - sub.length + 1) * sub.length);
   for (let i = 0; i + sub.length <= arr.length; i++) {
     let ok = true;
     for (let j = 0; j < sub.length; j++) {
@@ -66,7 +65,10 @@ export function arrayIndices(arr: JqValue[], sub: JqValue[]): JqValue {
         break;
       }
     }
-    if (ok) out.push(i);
+    if (ok) {
+      alloc(SLOT);
+      out.push(i);
+    }
   }
   return out;
 }
@@ -96,13 +98,17 @@ export function slice(v: JqValue, from: JqValue, to: JqValue): JqValue {
   if (v === null) return null;
   if (Array.isArray(v)) {
     const [s, e] = clampSlice(v.length, from, to);
+    alloc((e - s) * SLOT);
     return v.slice(s, e);
   }
   if (typeof v === 'string') {
+    chargeText(v.length);
     if (isAscii(v)) {
       const [s, e] = clampSlice(v.length, from, to);
+      alloc(e - s);
       return v.slice(s, e);
     }
+    alloc(v.length * SLOT);
     const cps = Array.from(v);
     const [s, e] = clampSlice(cps.length, from, to);
     return cps.slice(s, e).join('');
@@ -116,9 +122,14 @@ export function iterError(v: JqValue): never {
 
 /** Children of a container, objects in sorted key order (gojq). */
 export function iterValues(v: JqValue): JqValue[] {
-  if (Array.isArray(v)) return v;
+  // a step per element: callers loop over them
+  if (Array.isArray(v)) {
+    charge(v.length);
+    return v;
+  }
   if (v !== null && typeof v === 'object') {
     const keys = objectKeys(v);
+    alloc(keys.length * SLOT);
     const out = new Array<JqValue>(keys.length);
     for (let i = 0; i < keys.length; i++) out[i] = v[keys[i]];
     return out;
@@ -132,11 +143,20 @@ export function add(l: JqValue, r: JqValue): JqValue {
   if (l === null) return r;
   if (r === null) return l;
   if (typeof l === 'number' && typeof r === 'number') return l + r;
-  if (typeof l === 'string' && typeof r === 'string') return l + r;
-  if (Array.isArray(l) && Array.isArray(r)) return l.concat(r);
+  if (typeof l === 'string' && typeof r === 'string') {
+    alloc(l.length + r.length);
+    return l + r;
+  }
+  if (Array.isArray(l) && Array.isArray(r)) {
+    alloc((l.length + r.length) * SLOT);
+    return l.concat(r);
+  }
   if (isObject(l) && isObject(r)) {
     const m = copyObject(l);
-    for (const k of objectKeys(r)) setKey(m, k, r[k]);
+    for (const k of objectKeys(r)) {
+      alloc(SLOT);
+      setKey(m, k, r[k]);
+    }
     return m;
   }
   return fail(`cannot add: ${typeErrorPreview(l)} and ${typeErrorPreview(r)}`);
@@ -144,7 +164,11 @@ export function add(l: JqValue, r: JqValue): JqValue {
 
 export function subtract(l: JqValue, r: JqValue): JqValue {
   if (typeof l === 'number' && typeof r === 'number') return l - r;
-  if (Array.isArray(l) && Array.isArray(r)) return l.filter((x) => !r.some((y) => equals(x, y)));
+  if (Array.isArray(l) && Array.isArray(r)) {
+    charge(l.length * r.length);
+    alloc(l.length * SLOT);
+    return l.filter((x) => !r.some((y) => equals(x, y)));
+  }
   return fail(`cannot subtract: ${typeErrorPreview(l)} and ${typeErrorPreview(r)}`);
 }
 
@@ -153,16 +177,19 @@ function repeatString(s: string, n: number): JqValue {
   if (!(n > 0)) return null;
   if (n < 1) return s;
   const times = Math.floor(n);
-  if (s.length * times > MAX_STRING) throw new JqLimitError(`jq evaluation exceeded the maximum string length ${MAX_STRING}`);
+  // charged before it is built: `"abcd" * 1e9` fails at once
+  alloc(s.length * times);
   return s.repeat(times);
 }
 
-export function deepMerge(l: JqObject, r: JqObject): JqObject {
+export function deepMerge(l: JqObject, r: JqObject, level = 0): JqObject {
+  checkDepth(level);
   const m = copyObject(l);
   for (const k of objectKeys(r)) {
     const a = getKey(m, k);
     const b = r[k];
-    setKey(m, k, isObject(a) && isObject(b) ? deepMerge(a, b) : b);
+    alloc(SLOT);
+    setKey(m, k, isObject(a) && isObject(b) ? deepMerge(a, b, level + 1) : b);
   }
   return m;
 }
@@ -180,7 +207,13 @@ export function divide(l: JqValue, r: JqValue): JqValue {
     if (r === 0) return fail(`cannot divide ${typeErrorPreview(l)} by: ${typeErrorPreview(r)}`);
     return l / r;
   }
-  if (typeof l === 'string' && typeof r === 'string') return l === '' ? [] : l.split(r);
+  if (typeof l === 'string' && typeof r === 'string') {
+    if (l === '') return [];
+    chargeText(l.length);
+    const parts = l.split(r);
+    alloc(l.length + parts.length * SLOT);
+    return parts;
+  }
   return fail(`cannot divide: ${typeErrorPreview(l)} and ${typeErrorPreview(r)}`);
 }
 

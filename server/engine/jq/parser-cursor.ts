@@ -10,8 +10,21 @@ function lineOf(src: string, pos: number): number {
   return line;
 }
 
+/** Deepest nesting of an expression (its syntax tree's depth), and the longest source text accepted. */
+export const MAX_NESTING = 256;
+export const MAX_SOURCE_LENGTH = 64 * 1024;
+
+export function nestingError(pos: number): never {
+  throw new JqError('parse', `expression nests deeper than ${MAX_NESTING} levels`, pos);
+}
+
 export class TokenCursor {
   private i = 0;
+  /**
+   * Recursion units of the parser itself (a parenthesised level takes two: the program and the term in it),
+   * bounded so that a poison pill like 3,000 nested parentheses is a parse error, never a stack overflow.
+   */
+  private depth = 0;
   constructor(
     private readonly toks: Token[],
     private readonly src: string,
@@ -33,6 +46,13 @@ export class TokenCursor {
   isKeyword(text: string): boolean {
     const t = this.peek();
     return t.kind === 'keyword' && t.text === text;
+  }
+  /** Enters a recursive rule; pair with `ascend()` on the way out (an error ends parsing anyway). */
+  descend(): void {
+    if (++this.depth > 2 * MAX_NESTING) nestingError(this.peek().pos);
+  }
+  ascend(): void {
+    this.depth--;
   }
   /** Consumes the punctuation `text` when it comes next. */
   accept(text: string): boolean {

@@ -52,7 +52,12 @@ function parseIfRest(p: Parser, pos: number): Node {
   p.expectKeyword('then');
   const then = p.parsePipe();
   // `elif` is a nested `if` that shares the `end`.
-  if (p.isKeyword('elif')) return { t: 'if', cond, then, else: parseIfRest(p, p.next().pos), pos };
+  if (p.isKeyword('elif')) {
+    p.descend();
+    const otherwise = parseIfRest(p, p.next().pos);
+    p.ascend();
+    return { t: 'if', cond, then, else: otherwise, pos };
+  }
   let otherwise: Node | null = null;
   if (p.isKeyword('else')) {
     p.next();

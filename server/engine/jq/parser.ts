@@ -9,9 +9,11 @@
  * functions that take the Parser and call back into it for nested expressions, as the compiler does.
  */
 import type { AssignOp, BinaryOp, Node } from './ast.ts';
+import { deepestNode } from './ast.ts';
+import { JqError } from './errors.ts';
 import { tokenize } from './lexer.ts';
 import { parseFuncDef } from './parser-keywords.ts';
-import { TokenCursor } from './parser-cursor.ts';
+import { MAX_NESTING, MAX_SOURCE_LENGTH, nestingError, TokenCursor } from './parser-cursor.ts';
 import { parsePostfix } from './parser-postfix.ts';
 
 interface Level {
@@ -51,6 +53,13 @@ export class Parser extends TokenCursor {
   }
 
   parsePipe(): Node {
+    this.descend();
+    const n = this.parsePipeBody();
+    this.ascend();
+    return n;
+  }
+
+  private parsePipeBody(): Node {
     if (this.isKeyword('def')) {
       const def = parseFuncDef(this);
       return { ...def, rest: this.parsePipe() };
@@ -92,16 +101,30 @@ export class Parser extends TokenCursor {
   parseUnary(allowAs: boolean): Node {
     if (this.isPunct('-')) {
       const pos = this.next().pos;
-      return { t: 'neg', body: this.parseUnary(allowAs), pos };
+      this.descend();
+      const body = this.parseUnary(allowAs);
+      this.ascend();
+      return { t: 'neg', body, pos };
     }
     return this.parsePostfix(allowAs);
   }
 
   parsePostfix(allowAs: boolean): Node {
-    return parsePostfix(this, allowAs);
+    this.descend();
+    const n = parsePostfix(this, allowAs);
+    this.ascend();
+    return n;
   }
 }
 
+/**
+ * Source text → syntax tree. Untrusted input is bounded: at most MAX_SOURCE_LENGTH characters, and a tree at
+ * most MAX_NESTING deep (checked without recursion), so that compiling and evaluating cannot exhaust the stack.
+ */
 export function parse(source: string): Node {
-  return new Parser(tokenize(source), source).parseProgram();
+  if (source.length > MAX_SOURCE_LENGTH) throw new JqError('parse', `expression is longer than ${MAX_SOURCE_LENGTH} characters`, MAX_SOURCE_LENGTH);
+  const ast = new Parser(tokenize(source), source).parseProgram();
+  const deepest = deepestNode(ast);
+  if (deepest.depth > MAX_NESTING) nestingError(deepest.node.pos);
+  return ast;
 }

@@ -1,7 +1,8 @@
+import { alloc, charge, chargeSort, checkDepth, SLOT, tick } from './budget.ts';
 import { fail, typeErrorPreview } from './errors.ts';
 import { indexValue } from './ops.ts';
 import type { JqObject, JqValue } from './values.ts';
-import { compare, copyObject, getKey, isObject, setKey } from './values.ts';
+import { compare, copyObject, getKey, isObject, objectKeys, setKey } from './values.ts';
 
 /** A path element: object key, array index, or a `{start, end}` slice. */
 export type PathKey = string | number | JqObject;
@@ -10,6 +11,7 @@ export type Path = PathKey[];
 const MAX_ARRAY_INDEX = 0x1fffffff;
 
 export function getPath(v: JqValue, path: readonly JqValue[]): JqValue {
+  charge(path.length);
   let cur = v;
   for (const k of path) {
     if (cur === null) return null;
@@ -36,6 +38,8 @@ function sliceBounds(len: number, k: JqObject): [number, number] {
 
 /** Copy-on-write `setpath`: creates missing objects/arrays along the way, never mutates `root`. */
 export function setPath(root: JqValue, path: readonly JqValue[], value: JqValue, i = 0): JqValue {
+  // one level of recursion per path element
+  if (i === 0) checkDepth(path.length);
   if (i === path.length) return value;
   const k = path[i];
   if (typeof k === 'string') {
@@ -46,13 +50,16 @@ export function setPath(root: JqValue, path: readonly JqValue[], value: JqValue,
   }
   if (typeof k === 'number') {
     if (root !== null && !Array.isArray(root)) return fail(`expected an array but got: ${typeErrorPreview(root)}`);
-    const a = root === null ? [] : root.slice();
     let idx = Math.floor(k);
+    const len = root === null ? 0 : root.length;
     if (idx < 0) {
-      idx += a.length;
+      idx += len;
       if (idx < 0) return fail('array index should not be negative');
     }
     if (idx > MAX_ARRAY_INDEX) return fail(`array index too large: ${idx}`);
+    // the copy and the padding up to idx are charged before they are built: `.[1e8] = 1` fails at once
+    alloc((Math.max(len, idx + 1)) * SLOT);
+    const a = root === null ? [] : root.slice();
     while (a.length < idx) a.push(null);
     a[idx] = setPath(idx < a.length ? a[idx] : null, path, value, i + 1);
     return a;
@@ -61,8 +68,10 @@ export function setPath(root: JqValue, path: readonly JqValue[], value: JqValue,
     if (root !== null && !Array.isArray(root)) return fail(`expected an array but got: ${typeErrorPreview(root)}`);
     const a = root === null ? [] : root;
     const [s, e] = sliceBounds(a.length, k);
+    alloc((e - s) * SLOT);
     const replacement = setPath(a.slice(s, e), path, value, i + 1);
     if (!Array.isArray(replacement)) return fail(`a slice of an array can only be assigned another array: ${typeErrorPreview(replacement)}`);
+    alloc((a.length - (e - s) + replacement.length) * SLOT);
     return [...a.slice(0, s), ...replacement, ...a.slice(e)];
   }
   if (Array.isArray(root)) return fail(`expected a number for indexing an array but got: ${typeErrorPreview(k)}`);
@@ -70,6 +79,7 @@ export function setPath(root: JqValue, path: readonly JqValue[], value: JqValue,
 }
 
 function deletePath(root: JqValue, path: readonly JqValue[], i: number): JqValue {
+  if (i === 0) checkDepth(path.length);
   if (root === null) return null;
   const k = path[i];
   const last = i === path.length - 1;
@@ -86,6 +96,7 @@ function deletePath(root: JqValue, path: readonly JqValue[], i: number): JqValue
     let idx = Math.floor(k);
     if (idx < 0) idx += root.length;
     if (idx < 0 || idx >= root.length) return root;
+    alloc(root.length * SLOT);
     const a = root.slice();
     if (last) a.splice(idx, 1);
     else a[idx] = deletePath(a[idx], path, i + 1);
@@ -94,6 +105,7 @@ function deletePath(root: JqValue, path: readonly JqValue[], i: number): JqValue
   if (isObject(k)) {
     if (!Array.isArray(root)) return fail(`expected an array but got: ${typeErrorPreview(root)}`);
     const [s, e] = sliceBounds(root.length, k);
+    alloc(root.length * SLOT);
     if (last) return [...root.slice(0, s), ...root.slice(e)];
     const inner = deletePath(root.slice(s, e), path, i + 1);
     return [...root.slice(0, s), ...(inner as JqValue[]), ...root.slice(e)];
@@ -104,6 +116,8 @@ function deletePath(root: JqValue, path: readonly JqValue[], i: number): JqValue
 
 /** jq's `delpaths`: deletes the longest/last paths first so earlier deletions do not shift later ones. */
 export function delPaths(root: JqValue, paths: readonly JqValue[]): JqValue {
+  chargeSort(paths.length);
+  alloc(paths.length * SLOT);
   const sorted = paths.slice().sort((a, b) => compare(b, a));
   let cur = root;
   for (const p of sorted) {
@@ -114,23 +128,25 @@ export function delPaths(root: JqValue, paths: readonly JqValue[]): JqValue {
   return cur;
 }
 
-/** All paths below `v` in pre-order (jq's `paths`), objects in sorted key order. */
+/** All paths below `v` in pre-order (jq's `paths`), objects in sorted key order; each path is a new array. */
 export function allPaths(v: JqValue, prefix: Path, emit: (p: Path, value: JqValue) => void): void {
+  checkDepth(prefix.length);
+  const bytes = (prefix.length + 1) * SLOT;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
+      tick();
+      alloc(bytes);
       const p = [...prefix, i];
       emit(p, v[i]);
       allPaths(v[i], p, emit);
     }
   } else if (isObject(v)) {
-    for (const k of Object.keys(v).filter((x) => v[x] !== undefined).sort(compareKeys)) {
+    for (const k of objectKeys(v)) {
+      tick();
+      alloc(bytes);
       const p = [...prefix, k];
       emit(p, v[k]);
       allPaths(v[k], p, emit);
     }
   }
-}
-
-function compareKeys(a: string, b: string): number {
-  return compare(a, b);
 }

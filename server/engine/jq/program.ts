@@ -1,3 +1,4 @@
+import { endBudget, startBudget } from './budget.ts';
 import { Compiler } from './compile.ts';
 import { JqError, JqLimitError, JqRuntimeError } from './errors.ts';
 import { parse } from './parser.ts';
@@ -7,13 +8,27 @@ import type { Compiled } from './types.ts';
 import type { JqValue } from './values.ts';
 import { fromInput } from './values.ts';
 
+/** Per-evaluation bounds; all deterministic (see budget.ts). */
 export interface JqLimits {
+  /** outputs allowed (exactly this many; one more fails) */
   maxResults?: number;
-  timeoutMs?: number;
+  /** steps: generator outputs, iterations, calls, comparisons and scans of large values */
+  maxSteps?: number;
+  /** bytes of values built, cumulatively (8 per array element or object member, 1 per string unit) */
+  maxBytes?: number;
 }
 
 export const DEFAULT_MAX_RESULTS = 1000;
-export const DEFAULT_TIMEOUT_MS = 200;
+/** Measured: the catalog's expressions need at most a few hundred steps on their fixtures (budget.test.ts). */
+export const DEFAULT_MAX_STEPS = 1_000_000;
+/** Measured: the catalog's expressions build at most a few KiB on their fixtures (budget.test.ts). */
+export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+
+export const DEFAULT_JQ_LIMITS: Readonly<Required<JqLimits>> = Object.freeze({
+  maxResults: DEFAULT_MAX_RESULTS,
+  maxSteps: DEFAULT_MAX_STEPS,
+  maxBytes: DEFAULT_MAX_BYTES,
+});
 
 export interface JqProgram {
   readonly source: string;
@@ -32,8 +47,12 @@ function toJqError(e: unknown, max: number): JqError {
   if (e instanceof JqRuntimeError) return new JqError('runtime', e.message);
   if (e instanceof JqLimitError) return new JqError('limit', e.message);
   if (e instanceof BreakSignal) return new JqError('runtime', 'break');
+  // Safety nets below the budgets: the JavaScript stack or an engine size limit ran out first.
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
     return new JqError('limit', 'jq evaluation exceeded the maximum recursion depth');
+  }
+  if (e instanceof RangeError && /Invalid (string|array|typed array) length/i.test(e.message)) {
+    return new JqError('limit', `jq evaluation exceeded the maximum value size: ${e.message}`);
   }
   return new JqError('runtime', e instanceof Error ? e.message : String(e));
 }
@@ -48,9 +67,7 @@ class Program implements JqProgram {
 
   /** Evaluation is synchronous and never re-entered, so the run state is simply reset. */
   private begin(vars: Record<string, unknown> | undefined, limits: JqLimits | undefined): void {
-    rt.steps = 0;
-    rt.deadline = 0;
-    rt.timeoutMs = limits?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    startBudget(limits?.maxSteps ?? DEFAULT_MAX_STEPS, limits?.maxBytes ?? DEFAULT_MAX_BYTES);
     if (vars) {
       const vs = Object.create(null) as Record<string, JqValue>;
       for (const k of Object.keys(vars)) if (vars[k] !== undefined) vs[k] = fromInput(vars[k]);
@@ -78,6 +95,7 @@ class Program implements JqProgram {
       throw toJqError(e, max);
     } finally {
       rt.vars = EMPTY_VARS;
+      endBudget();
     }
   }
 
@@ -93,6 +111,8 @@ class Program implements JqProgram {
       });
     } catch (e) {
       throw toJqError(e, max);
+    } finally {
+      endBudget();
     }
     // Slice elements ({start, end}) can appear in paths too; they are passed through as jq reports them.
     return out as Array<Array<string | number>>;
@@ -101,6 +121,9 @@ class Program implements JqProgram {
 
 const CACHE = new Map<string, Program>();
 const CACHE_MAX = 10_000;
+/** The cache also holds at most this many characters of source, so that long programs cannot pile up. */
+const CACHE_MAX_CHARS = 16 * 1024 * 1024;
+let cachedChars = 0;
 
 /** Parse + compile once; programs are cached by source text. Throws JqError (kind 'parse' or 'compile'). */
 export function compileJq(source: string): JqProgram {
@@ -109,7 +132,11 @@ export function compileJq(source: string): JqProgram {
   const ast = parse(source);
   const compiled = new Compiler().compile(ast, null);
   const p = new Program(source, compiled);
-  if (CACHE.size >= CACHE_MAX) CACHE.clear();
+  if (CACHE.size >= CACHE_MAX || cachedChars + source.length > CACHE_MAX_CHARS) {
+    CACHE.clear();
+    cachedChars = 0;
+  }
   CACHE.set(source, p);
+  cachedChars += source.length;
   return p;
 }

@@ -1,42 +1,19 @@
-import { fail, JqLimitError, typeErrorPreview } from './errors.ts';
+import { alloc, SLOT, tick } from './budget.ts';
+import { fail, typeErrorPreview } from './errors.ts';
 import type { Path } from './path-ops.ts';
 import { delPaths, getPath, setPath } from './path-ops.ts';
 import type { Compiled, Emit, Env, Gen, One, PathGen } from './types.ts';
 import type { JqValue } from './values.ts';
 
 /**
- * Per-run state. Evaluation is synchronous and never re-entered, so one module-level record is enough and
- * keeps the step counter a cheap field increment.
+ * Per-run state besides the budgets (budget.ts). Evaluation is synchronous and never re-entered, so one
+ * module-level record is enough.
  */
 export const rt = {
-  steps: 0,
-  /** 0 until the first clock check, so that short evaluations never read the clock */
-  deadline: 0,
-  timeoutMs: 200,
   vars: Object.create(null) as Record<string, JqValue>,
 };
 
-/** Called in every loop that may run long (ranges, recursion, repeat); looks at the clock every 4096 steps. */
-export function tick(): void {
-  if ((++rt.steps & 4095) === 0) checkClock();
-}
-
-function checkClock(): void {
-  const now = performance.now();
-  // The first check starts the clock: the first 4096 steps take microseconds, a negligible extension.
-  if (rt.deadline === 0) rt.deadline = now + rt.timeoutMs;
-  else if (now > rt.deadline) throw new JqLimitError(`jq evaluation exceeded the time limit of ${rt.timeoutMs} ms`);
-}
-
-/**
- * Bound on arrays built by collecting outputs (`[f]`, sort_by keys, …). The time limit alone would let a runaway
- * `[range(1e12)]` fill hundreds of megabytes within 200 ms; no definition expression comes near this size.
- */
-export const MAX_COLLECTED = 1_000_000;
-
-export function collectedTooMany(): never {
-  throw new JqLimitError(`jq evaluation exceeded the maximum array size ${MAX_COLLECTED}`);
-}
+export { tick };
 
 /** Thrown by `break $label`; caught by the label whose invocation created the token. */
 export class BreakSignal {
@@ -81,10 +58,14 @@ export function fromGen(gen: Gen, path?: () => PathGen): Compiled {
 
 /** All outputs of a filter as an array. */
 export function collect(c: Compiled, x: JqValue, env: Env | null): JqValue[] {
-  if (c.one) return [c.one(x, env)];
+  if (c.one) {
+    alloc(SLOT);
+    return [c.one(x, env)];
+  }
   const out: JqValue[] = [];
   c.gen(x, env, (v) => {
-    if (out.push(v) > MAX_COLLECTED) collectedTooMany();
+    alloc(SLOT);
+    out.push(v);
   });
   return out;
 }
@@ -140,6 +121,7 @@ export function withArgValues(args: Compiled[], x: JqValue, env: Env | null, f: 
 export function collectPaths(c: Compiled, x: JqValue, env: Env | null): Path[] {
   const out: Path[] = [];
   c.path()(x, [], env, (_v, p) => {
+    alloc(SLOT);
     out.push(p);
   });
   return out;

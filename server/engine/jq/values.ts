@@ -1,3 +1,5 @@
+import { alloc, charge, chargeText, checkDepth, SLOT, tick } from './budget.ts';
+
 /** JSON values as jq sees them. Object properties whose value is `undefined` count as absent. */
 export type JqValue = null | boolean | number | string | JqValue[] | { [k: string]: JqValue };
 export type JqObject = { [k: string]: JqValue };
@@ -36,8 +38,9 @@ export function truthy(v: JqValue): boolean {
  * disagrees only between astral characters (surrogates) and U+E000..U+FFFF.
  */
 export function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
   const n = Math.min(a.length, b.length);
+  chargeText(n);
+  if (a === b) return 0;
   for (let i = 0; i < n; i++) {
     let ca = a.charCodeAt(i);
     let cb = b.charCodeAt(i);
@@ -58,6 +61,8 @@ export function objectKeys(o: JqObject): string[] {
   for (const k in o) {
     if (o[k] !== undefined && Object.prototype.hasOwnProperty.call(o, k)) keys.push(k);
   }
+  // listing and sorting the keys is work proportional to their number
+  charge(keys.length);
   if (keys.length > 1) keys.sort(compareStrings);
   return keys;
 }
@@ -83,10 +88,16 @@ export function objectSize(o: JqObject): number {
 /** Shallow copy keeping only present keys. */
 export function copyObject(o: JqObject): JqObject {
   const r: JqObject = {};
+  let n = 0;
   for (const k in o) {
     const v = o[k];
-    if (v !== undefined && Object.prototype.hasOwnProperty.call(o, k)) r[k] = v;
+    if (v !== undefined && Object.prototype.hasOwnProperty.call(o, k)) {
+      r[k] = v;
+      n++;
+    }
   }
+  charge(n);
+  alloc(n * SLOT);
   return r;
 }
 
@@ -99,7 +110,7 @@ export function setKey(o: JqObject, k: string, v: JqValue): void {
 const TYPE_RANK: Record<JqType, number> = { null: 0, boolean: 1, number: 2, string: 3, array: 4, object: 5 };
 
 /** jq's total order: null < false < true < numbers < strings < arrays < objects. */
-export function compare(a: JqValue, b: JqValue): number {
+export function compare(a: JqValue, b: JqValue, level = 0): number {
   if (a === b) return 0;
   const ta = typeOf(a);
   const tb = typeOf(b);
@@ -124,8 +135,10 @@ export function compare(a: JqValue, b: JqValue): number {
       const x = a as JqValue[];
       const y = b as JqValue[];
       const n = Math.min(x.length, y.length);
+      charge(n + 1);
+      checkDepth(level);
       for (let i = 0; i < n; i++) {
-        const c = compare(x[i], y[i]);
+        const c = compare(x[i], y[i], level + 1);
         if (c !== 0) return c;
       }
       return x.length < y.length ? -1 : x.length > y.length ? 1 : 0;
@@ -134,12 +147,14 @@ export function compare(a: JqValue, b: JqValue): number {
       // Objects compare first by their sorted key sets, then value by value.
       const x = a as JqObject;
       const y = b as JqObject;
+      tick();
+      checkDepth(level);
       const kx = objectKeys(x);
       const ky = objectKeys(y);
       const c = compare(kx, ky);
       if (c !== 0) return c;
       for (const k of kx) {
-        const d = compare(x[k], y[k]);
+        const d = compare(x[k], y[k], level + 1);
         if (d !== 0) return d;
       }
       return 0;
@@ -148,6 +163,8 @@ export function compare(a: JqValue, b: JqValue): number {
 }
 
 export function equals(a: JqValue, b: JqValue): boolean {
+  // comparing long strings is work proportional to their length, whether or not they are the same string
+  if (typeof a === 'string' && typeof b === 'string') chargeText(Math.min(a.length, b.length));
   if (a === b) return true;
   if (typeof a !== typeof b || typeof a !== 'object') {
     // Numbers: NaN is never equal; -0 == 0.
@@ -220,9 +237,30 @@ export function encodeString(s: string): string {
   return out + '"';
 }
 
-/** Compact JSON with sorted object keys (gojq's encoder). */
-export function encode(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
+/**
+ * Where JSON text goes: evaluation output is charged to the size budget piece by piece (a value shared many
+ * times over, like `[.,.] | [.,.] | …`, is stopped while its text grows, not after); previews for messages
+ * stop at `room` characters without charging.
+ */
+interface TextSink {
+  /** pieces, joined at the end (appending to one string builds a rope the garbage collector chokes on) */
+  parts: string[];
+  length: number;
+  /** characters wanted at most (previews), or -1 when charged to the budget */
+  room: number;
+}
+
+/** Thrown when a bounded sink is full. */
+const FULL = new Error('full');
+
+function put(w: TextSink, piece: string): void {
+  w.parts.push(piece);
+  w.length += piece.length;
+  if (w.room < 0) alloc(piece.length);
+  else if (w.length > w.room) throw FULL;
+}
+
+function scalarText(v: unknown): string {
   switch (typeof v) {
     case 'boolean':
       return v ? 'true' : 'false';
@@ -230,27 +268,60 @@ export function encode(v: unknown): string {
       return formatNumber(v);
     case 'string':
       return encodeString(v);
-    case 'object': {
-      if (Array.isArray(v)) {
-        let out = '[';
-        for (let i = 0; i < v.length; i++) {
-          if (i > 0) out += ',';
-          out += encode(v[i]);
-        }
-        return out + ']';
-      }
-      const o = v as JqObject;
-      let out = '{';
-      let first = true;
-      for (const k of objectKeys(o)) {
-        if (!first) out += ',';
-        first = false;
-        out += encodeString(k) + ':' + encode(o[k]);
-      }
-      return out + '}';
-    }
     default:
       return 'null';
+  }
+}
+
+function write(v: unknown, w: TextSink, level: number): void {
+  if (v === null || typeof v !== 'object') {
+    put(w, scalarText(v));
+    return;
+  }
+  checkDepth(level);
+  if (Array.isArray(v)) {
+    put(w, '[');
+    for (let i = 0; i < v.length; i++) {
+      tick();
+      if (i > 0) put(w, ',');
+      write(v[i], w, level + 1);
+    }
+    put(w, ']');
+    return;
+  }
+  const o = v as JqObject;
+  put(w, '{');
+  let first = true;
+  for (const k of objectKeys(o)) {
+    tick();
+    put(w, first ? `${encodeString(k)}:` : `,${encodeString(k)}:`);
+    first = false;
+    write(o[k], w, level + 1);
+  }
+  put(w, '}');
+}
+
+/** Compact JSON with sorted object keys (gojq's encoder), charged to the size budget as it is written. */
+export function encode(v: unknown): string {
+  if (v === null || typeof v !== 'object') {
+    const s = scalarText(v);
+    alloc(s.length);
+    return s;
+  }
+  const w: TextSink = { parts: [], length: 0, room: -1 };
+  write(v, w, 0);
+  return w.parts.join('');
+}
+
+/** The JSON text of `v` if it has at most `max` characters, else its first `max` characters and `...` (uncharged). */
+export function encodeBounded(v: unknown, max: number): string {
+  const w: TextSink = { parts: [], length: 0, room: max };
+  try {
+    write(v, w, 0);
+    return w.parts.join('');
+  } catch (e) {
+    if (e !== FULL) throw e;
+    return `${w.parts.join('').slice(0, max)}...`;
   }
 }
 

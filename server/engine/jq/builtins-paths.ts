@@ -118,6 +118,29 @@ define('walk', 1, ([f]) => {
     }
     f.gen(nv, env, emit);
   };
+  if (f.one) {
+    // single-output f: no generator machinery (stopping one with an exception per child is slow)
+    const fo = f.one;
+    const walkOne = (v: JqValue, env: Env | null, level: number): JqValue => {
+      tick();
+      checkDepth(level);
+      if (Array.isArray(v)) {
+        alloc(v.length * SLOT);
+        const out = new Array<JqValue>(v.length);
+        for (let i = 0; i < v.length; i++) out[i] = walkOne(v[i], env, level + 1);
+        return fo(out, env);
+      }
+      if (isObject(v)) {
+        const keys = objectKeys(v);
+        alloc(keys.length * SLOT);
+        const o: JqObject = {};
+        for (const k of keys) setKey(o, k, walkOne(v[k], env, level + 1));
+        return fo(o, env);
+      }
+      return fo(v, env);
+    };
+    return fromOne((x, env) => walkOne(x, env, 0));
+  }
   return fromGen((x, env, emit) => walk(x, env, emit, 0));
 });
 

@@ -339,3 +339,42 @@ describe('differential: generated expressions', () => {
     assert.ok(compared > 700 && compared + bothFailed > 2000, `compared ${compared}, both failed ${bothFailed}, skipped ${skipped}`);
   });
 });
+
+// ---- regular expressions (RE2) ----------------------------------------------------------------------------------
+
+describe('differential: regular expressions on RE2', () => {
+  it('agree with jq 1.7, including where the JavaScript engine used before did not (`.` matches \\r and U+2028)', () => {
+    const cases: Array<[string, unknown]> = [
+      ['test("a.b")', 'a\rb'],
+      ['test("a.b")', 'a\u2028b'],
+      ['[match("(?<y>\\\\d+)-(?<m>\\\\d+)"; "g") | .captures | map(.name, .string)]', '2026-03 and 2027-11'],
+      ['[match(""; "g") | .offset]', 'ab'],
+      ['[match("a*"; "g") | [.offset, .length]]', 'baab'],
+      ['gsub("(?<c>[a-z])"; "\\(.c | ascii_upcase)")', 'a1b2'],
+      ['[scan("[0-9]+")]', 'x12y345'],
+      ['sub("^\\\\s+"; "")', '   x'],
+      ['[splits("\\\\s*,\\\\s*")]', 'a , b,c'],
+      ['test("^[[:alpha:]]+$")', 'abc'],
+      ['[match("é|😀"; "g") | .offset]', 'a😀é😀'],
+      ['test("\\\\p{L}")', 'é'],
+      ['capture("(?<a>a)|(?<b>b)")', 'b'],
+      ['[match("(a)|b"; "g") | .captures[0].offset]', 'ab'],
+      ['ascii_downcase | test("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")', 'My-Pod-1'],
+    ];
+    for (const [filter, input] of cases) compare(filter, input, realJq(filter, input), 'regex');
+  });
+
+  it('answer where jq gives up on a backtracking pattern', () => {
+    const input = `${'a'.repeat(30)}!`;
+    assert.match((realJq('test("^(a+)+$")', input) as { message: string }).message, /retry-limit-in-match/);
+    assert.deepEqual(ours('test("^(a+)+$")', input), { ok: true, values: [false] });
+  });
+
+  it('differ where RE2 (and so gojq) has no such syntax: lookaround, backreferences, \\Z', () => {
+    for (const [filter, input] of [['test("(?=a)")', 'a'], ['test("(a)\\\\1")', 'aa'], ['test("a\\\\Z")', 'a']] as const) {
+      assert.equal(realJq(filter, input).ok, true, filter);
+      const ourOutcome = ours(filter, input);
+      assert.ok(!ourOutcome.ok && /is not a valid regex: .*RE2 syntax/.test(ourOutcome.message), `${filter}: ${JSON.stringify(ourOutcome)}`);
+    }
+  });
+});

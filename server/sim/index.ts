@@ -21,6 +21,7 @@ import type { RequestLogEntry } from './api/server.ts';
 import { ApiServer } from './api/server.ts';
 import { frameworkCrds } from './crds/index.ts';
 import { logger } from '../log/index.ts';
+import { encodeJson } from './store/deep-json.ts';
 import { MemoryStore } from './store/memory-store.ts';
 import type { KubeObject, ObjectStore } from './store/object-store.ts';
 
@@ -139,7 +140,7 @@ function loadState(store: MemoryStore, file: string): void {
 function saveState(store: MemoryStore, file: string): void {
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.tmp`;
-  writeFileSync(tmp, JSON.stringify(store.snapshot()));
+  writeFileSync(tmp, encodeJson(store.snapshot()));
   renameSync(tmp, file);
 }
 

@@ -2,6 +2,7 @@
 
 import type { ServerResponse } from 'node:http';
 import { logger } from '../../log/index.ts';
+import { encodeJson } from '../store/deep-json.ts';
 import { StoreError } from '../store/object-store.ts';
 import { PatchError } from './patch.ts';
 import { SelectorError } from './selectors.ts';
@@ -14,7 +15,7 @@ export function sendJson(res: ServerResponse, code: number, body: unknown, heade
     res.end();
     return;
   }
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const text = typeof body === 'string' ? body : encodeJson(body);
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private', ...headers });
   res.end(text);
 }

@@ -1,6 +1,7 @@
 /** JSON output helpers: a per-object encoding cache and chunked writing of large lists. */
 
 import type { ServerResponse } from 'node:http';
+import { encodeJson } from '../store/deep-json.ts';
 import type { KubeObject } from '../store/object-store.ts';
 
 /**
@@ -10,10 +11,10 @@ import type { KubeObject } from '../store/object-store.ts';
 const encoded = new WeakMap<object, string>();
 
 export function encodeObject(obj: KubeObject): string {
-  if (!Object.isFrozen(obj)) return JSON.stringify(obj);
+  if (!Object.isFrozen(obj)) return encodeJson(obj);
   let s = encoded.get(obj);
   if (s === undefined) {
-    s = JSON.stringify(obj);
+    s = encodeJson(obj);
     encoded.set(obj, s);
   }
   return s;

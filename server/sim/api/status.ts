@@ -40,6 +40,8 @@ export class ApiError extends Error {
 
 export function failure(code: number, reason: string, message: string, details?: StatusDetails): Status {
   const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
+  // StatusReasonUnknown ("") is left out, as Go's omitempty does.
+  if (!reason) delete s.reason;
   if (details && Object.keys(details).length > 0) s.details = details;
   return s;
 }

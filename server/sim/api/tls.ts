@@ -34,8 +34,12 @@ const utf8 = (s: string) => tlv(0x0c, Buffer.from(s, 'utf8'));
 const explicit = (n: number, ...c: Buffer[]) => tlv(0xa0 + n, ...c);
 
 function integer(b: Buffer): Buffer {
-  // Positive: a leading 0x00 when the top bit is set.
-  return tlv(0x02, b[0] & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
+  // DER is minimal: no leading zero bytes (a random serial starts with one now and then, which OpenSSL
+  // refuses as "illegal padding"), except the one a positive number with its top bit set needs.
+  let i = 0;
+  while (i < b.length - 1 && b[i] === 0 && !(b[i + 1] & 0x80)) i++;
+  const v = b.subarray(i);
+  return tlv(0x02, v[0] & 0x80 ? Buffer.concat([Buffer.from([0]), v]) : v);
 }
 
 function oid(dotted: string): Buffer {

@@ -10,6 +10,7 @@
  *   `grove.io/*` pod labels and GROVE_* env. Pods of a PodGang are placed all-or-nothing (scheduler).
  */
 
+import { bounded } from './limits.ts';
 import { byCreation, ctrlRef, isPodActive, isPodReady, mergeMaps, setCondition } from './meta.ts';
 import { buildPod } from './pods.ts';
 import { templateHash } from './random.ts';
@@ -111,7 +112,7 @@ export class PodCliqueSetController implements Controller {
     const pcs = rt.get('grove.io/v1alpha1', 'PodCliqueSet', ns, name);
     if (!pcs || pcs.metadata.deletionTimestamp) return;
     const spec = pcs.spec as PodCliqueSetSpec;
-    const replicas = spec.replicas ?? 0;
+    const replicas = bounded(spec.replicas ?? 0);
     const genHash = templateHash(spec.template);
     const groups = spec.template.podCliqueScalingGroups ?? [];
     const inGroup = new Set(groups.flatMap((g) => g.cliqueNames));
@@ -156,7 +157,7 @@ export class PodCliqueSetController implements Controller {
         const sst = (sg.status ?? {}) as { availableReplicas?: number };
         if ((sst.availableReplicas ?? 0) < (g.minAvailable ?? 1)) replicaOk = false;
         const min = g.minAvailable ?? 1;
-        for (let j = 0; j < (g.replicas ?? 1); j++) {
+        for (let j = 0, n = bounded(g.replicas ?? 1); j < n; j++) {
           for (const c of g.cliqueNames) {
             const t = spec.template.cliques.find((x) => x.name === c);
             if (t) addToGang(gangOf(name, i, pcsg, j, min), `${pcsg}-${j}-${c}`, t.spec.minAvailable ?? t.spec.replicas ?? 1, t.spec.replicas ?? 1);
@@ -229,7 +230,7 @@ export class PodCliqueScalingGroupController implements Controller {
     const want = new Set<string>();
     let scheduled = 0;
     let availableCount = 0;
-    for (let j = 0; j < (spec.replicas ?? 1); j++) {
+    for (let j = 0, n = bounded(spec.replicas ?? 1); j < n; j++) {
       let allScheduled = true;
       let allAvailable = true;
       for (const c of spec.cliqueNames) {
@@ -292,7 +293,7 @@ export class PodCliqueController implements Controller {
     const gang = L[`${GROVE}/podgang`];
     const sg = L[`${GROVE}/podcliquescalinggroup`];
     const sgIndex = L[`${GROVE}/podcliquescalinggroup-replica-index`];
-    const want = spec.replicas ?? 1;
+    const want = bounded(spec.replicas ?? 1);
     const hash = templateHash(spec.podSpec);
     const pods = rt.children<Pod>(pclq, '/Pod');
     // Failed pods are replaced.

@@ -11,6 +11,7 @@
  * status.succeeded/failed stay right after pods are deleted.
  */
 
+import { bounded } from './limits.ts';
 import { ctrlRef, formatIndexes, isPodActive, isPodReady, isPodTerminal, mergeMaps, parseIndexes, podRestarts, setCondition } from './meta.ts';
 import { buildPod } from './pods.ts';
 import type { Controller, Runtime } from './runtime.ts';
@@ -176,13 +177,14 @@ export function planJob(job: KubeObject, pods: Pod[], nowIso: string): JobPlan {
       else if (indexed) {
         const running = new Set(active.map(indexOf));
         const missing: number[] = [];
-        for (let i = 0; i < (completions ?? 0); i++) if (!done.has(i) && !running.has(i)) missing.push(i);
-        const room = Math.max(0, parallelism - active.length);
+        const room = Math.max(0, bounded(parallelism) - active.length);
+        // Only as many missing indexes as may start now are looked for (completions can be huge).
+        for (let i = 0; i < (completions ?? 0) && missing.length < room; i++) if (!done.has(i) && !running.has(i)) missing.push(i);
         plan.create.push(...missing.slice(0, room));
         if (active.length > parallelism) toRemove = [...active].sort((a, b) => (indexOf(b) ?? 0) - (indexOf(a) ?? 0)).slice(0, active.length - parallelism);
       } else {
         const remaining = completions === null ? (succeeded > 0 ? 0 : parallelism) : completions - succeeded;
-        const want = Math.min(parallelism, Math.max(0, remaining));
+        const want = bounded(Math.min(parallelism, Math.max(0, remaining)));
         for (let i = active.length; i < want; i++) plan.create.push(null);
         if (active.length > want) toRemove = active.slice(want);
       }

@@ -52,7 +52,7 @@ test('JobSet: child Jobs, labels+annotations, headless service, pods with hostna
     assert.equal(L['jobset.sigs.k8s.io/job-global-index'], '2');
     assert.equal(L['jobset.sigs.k8s.io/restart-attempt'], '0');
     assert.equal(L['jobset.sigs.k8s.io/group-name'], 'default');
-    assert.match(L['jobset.sigs.k8s.io/job-key'], /^[0-9a-f]{64}$/);
+    assert.match(L['jobset.sigs.k8s.io/job-key'], /^[0-9a-f]{40}$/);
     assert.equal(w1.metadata.annotations!['jobset.sigs.k8s.io/job-key'], L['jobset.sigs.k8s.io/job-key']);
     assert.equal((w1.spec as { completionMode: string }).completionMode, 'Indexed');
     const svc = f.get('v1', 'Service', 'llm')!;

@@ -8,8 +8,9 @@
 
 import { ctrlRef, isConditionTrue, mergeMaps, setCondition } from './meta.ts';
 import { isJobFinished } from './job.ts';
+import { bounded } from './limits.ts';
 import type { JobSpec, JobStatus } from './job.ts';
-import { sha256Hex } from './random.ts';
+import { sha1Hex } from './random.ts';
 import type { Controller, Runtime } from './runtime.ts';
 import { service } from './services.ts';
 import type { Condition, KubeObject, PodTemplateSpec, StringMap } from './types.ts';
@@ -84,7 +85,7 @@ export function jobSetLabels(js: KubeObject, rj: ReplicatedJob, index: number, r
     [`${JS}/global-replicas`]: String(global),
     [`${JS}/job-index`]: String(index),
     [`${JS}/job-global-index`]: String(globalIndex),
-    [`${JS}/job-key`]: sha256Hex(`${js.metadata.namespace}/${name}`),
+    [`${JS}/job-key`]: sha1Hex(`${js.metadata.namespace}/${name}`),
     [`${JS}/restart-attempt`]: String(restarts),
     [`${JS}/group-name`]: group,
     [`${JS}/group-replicas`]: String(inGroup.reduce((n, r) => n + (r.replicas ?? 1), 0)),
@@ -247,6 +248,7 @@ export function planJobSet(js: KubeObject, jobs: KubeObject[], nowIso: string): 
     // Create missing Jobs, honouring dependsOn and InOrder startup.
     const inOrder = spec.startupPolicy?.startupPolicyOrder === 'InOrder';
     let previousReady = true;
+    const existing = new Set(current.map((j) => j.metadata.name));
     for (const rj of spec.replicatedJobs) {
       const s = rjStatus.find((x) => x.name === rj.name)!;
       const replicas = rj.replicas ?? 1;
@@ -256,9 +258,10 @@ export function planJobSet(js: KubeObject, jobs: KubeObject[], nowIso: string): 
         return !!ds && (d.status === 'Complete' ? ds.succeeded >= dr : ds.ready + ds.succeeded >= dr);
       });
       if ((!inOrder || previousReady) && depsMet) {
-        for (let i = 0; i < replicas; i++) {
+        // At most MAX_CHILDREN_PER_OWNER Jobs are ever planned (the runtime refuses more and reports it).
+        for (let i = 0, n = bounded(replicas); i < n; i++) {
           const name = jobName(js.metadata.name!, rj.name, i);
-          if (!current.some((j) => j.metadata.name === name)) plan.create.push(jobSetJob(js, rj, i, restarts));
+          if (!existing.has(name)) plan.create.push(jobSetJob(js, rj, i, restarts));
         }
       }
       previousReady = previousReady && s.ready + s.succeeded >= replicas;
@@ -308,10 +311,11 @@ export class JobSetController implements Controller {
     rt.setStatus(js, plan.status);
     for (const j of plan.remove) rt.delete(j);
     for (const s of plan.suspendJobs) rt.update({ ...s.job, spec: { ...(s.job.spec as object), suspend: s.suspend } });
+    // The headless Service first: a create the child limit refuses ends the reconcile.
+    if (plan.service) rt.ensure(plan.service);
     for (const j of plan.create) {
       if (!rt.get('batch/v1', 'Job', ns, j.metadata.name!)) rt.create(j);
     }
-    if (plan.service) rt.ensure(plan.service);
     if (plan.deleteSelf) rt.delete(js);
     else if (plan.recheckMs) rt.after(this, ns, name, plan.recheckMs);
   }

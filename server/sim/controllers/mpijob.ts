@@ -7,6 +7,7 @@
  * deletes workers and suspends the launcher Job.
  */
 
+import { bounded } from './limits.ts';
 import { isJobFinished } from './job.ts';
 import type { JobStatus } from './job.ts';
 import { hasCondition, setJobCondition } from './kubeflow.ts';
@@ -40,7 +41,7 @@ export function mpiLabels(mj: string, role: 'launcher' | 'worker', index?: numbe
 }
 
 function workerCount(spec: MPIJobSpec): number {
-  return spec.mpiReplicaSpecs.Worker?.replicas ?? 0;
+  return bounded(spec.mpiReplicaSpecs.Worker?.replicas ?? 0);
 }
 
 export function mpiWorkerPod(mj: KubeObject, i: number): Pod {

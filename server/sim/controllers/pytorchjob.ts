@@ -6,6 +6,7 @@
  * Succeeded / Failed / Suspended conditions; cleanPodPolicy, backoffLimit, activeDeadlineSeconds, TTL.
  */
 
+import { bounded } from './limits.ts';
 import { hasCondition, setJobCondition } from './kubeflow.ts';
 import type { KubeflowJobStatus, ReplicaStatus } from './kubeflow.ts';
 import { ctrlRef, isPodActive, isPodRunning, podRestarts } from './meta.ts';
@@ -144,7 +145,7 @@ export function planPyTorchJob(job: KubeObject, pods: Pod[], nowIso: string): Tr
   for (const t of types(spec)) {
     const rs = spec.pytorchReplicaSpecs[t];
     const s: ReplicaStatus = { active: 0, succeeded: 0, failed: 0 };
-    for (let i = 0; i < (rs.replicas ?? 1); i++) {
+    for (let i = 0, n = bounded(rs.replicas ?? 1); i < n; i++) {
       const p = byName.get(`${name}-${t.toLowerCase()}-${i}`);
       if (!p) continue;
       const ph = p.status?.phase;
@@ -214,7 +215,7 @@ export function planPyTorchJob(job: KubeObject, pods: Pod[], nowIso: string): Tr
         conds = setJobCondition(conds, 'Restarting', 'True', `${kind}Restarting`, `${kind} ${name} is restarting because ${failedBy[t]} ${t} replica(s) failed.`, nowIso);
       }
       for (const t of types(spec)) {
-        for (let i = 0; i < (spec.pytorchReplicaSpecs[t].replicas ?? 1); i++) {
+        for (let i = 0, n = bounded(spec.pytorchReplicaSpecs[t].replicas ?? 1); i < n; i++) {
           const pn = `${name}-${t.toLowerCase()}-${i}`;
           if (!byName.has(pn)) plan.create.push(pytorchPod(job, t, i));
           plan.services.push(

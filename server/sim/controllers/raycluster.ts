@@ -6,6 +6,7 @@
  * HeadPodReady / RayClusterProvisioned / RayClusterSuspending / RayClusterSuspended conditions.
  */
 
+import { bounded } from './limits.ts';
 import { byCreation, ctrlRef, isPodActive, isPodReady, isPodRunning, mergeMaps, setCondition } from './meta.ts';
 import { buildPod } from './pods.ts';
 import { formatBytes, formatCpu, podRequests } from './quantity.ts';
@@ -152,7 +153,7 @@ function desiredResources(rc: KubeObject): { cpu: number; memory: number; gpu: n
   const spec = rc.spec as RayClusterSpec;
   const pods: Pod[] = [{ apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: spec.headGroupSpec.template.spec }];
   for (const g of spec.workerGroupSpecs ?? []) {
-    const n = (g.suspend ? 0 : g.replicas ?? 0) * (g.numOfHosts ?? 1);
+    const n = bounded((g.suspend ? 0 : g.replicas ?? 0) * (g.numOfHosts ?? 1));
     for (let i = 0; i < n; i++) pods.push({ apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: g.template.spec });
   }
   return sumResources(pods);
@@ -201,7 +202,7 @@ export function planRayCluster(rc: KubeObject, pods: Pod[], nowIso: string, repl
     for (const extra of activeHeads.slice(1)) plan.remove.push(extra);
     for (const g of groups) {
       const hosts = g.numOfHosts ?? 1;
-      const want = (g.suspend ? 0 : g.replicas ?? 0) * hosts;
+      const want = bounded((g.suspend ? 0 : g.replicas ?? 0) * hosts);
       const toDelete = new Set(g.scaleStrategy?.workersToDelete ?? []);
       const mine = workers.filter((p) => p.metadata.labels?.[`${RAY}/group`] === g.groupName && isPodActive(p));
       const keep = mine.filter((p) => !toDelete.has(p.metadata.name!));

@@ -3,6 +3,7 @@
  * reports replicas / fullyLabeledReplicas / readyReplicas / availableReplicas / observedGeneration.
  */
 
+import { bounded } from './limits.ts';
 import { byCreation, ctrlRef, isPodActive, isPodReady, labelsMatch } from './meta.ts';
 import { buildPod } from './pods.ts';
 import type { Controller, Runtime } from './runtime.ts';
@@ -56,7 +57,7 @@ export function planReplicaSet(rs: KubeObject, pods: Pod[], nowMs: number): Repl
   if (ready > 0) status.readyReplicas = ready;
   if (available > 0) status.availableReplicas = available;
   status.observedGeneration = rs.metadata.generation ?? 1;
-  const plan: ReplicaSetPlan = { create: Math.max(0, diff), remove, status };
+  const plan: ReplicaSetPlan = { create: bounded(diff), remove, status };
   if (minReady > 0 && ready > available) plan.recheckMs = minReady * 1000;
   return plan;
 }

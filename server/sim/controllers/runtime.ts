@@ -9,9 +9,10 @@
 import type { SimClock } from '../clock.ts';
 import type { KubeObject, ObjectStore, WatchEvent } from '../store/object-store.ts';
 import { StoreError } from '../store/object-store.ts';
+import { ChildLimitError, failedCreateReason, MAX_CHILDREN_PER_OWNER } from './limits.ts';
 import { controllerRefOf, gkOf, objGk } from './meta.ts';
 import { OwnerIndex } from './owner-index.ts';
-import { Rng } from './random.ts';
+import { Rng, sha256Hex } from './random.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { QueueItem } from './reconcile-queue.ts';
 import { queueKey, ReconcileQueue } from './reconcile-queue.ts';
@@ -221,8 +222,11 @@ export class Runtime extends StoreClient {
   private runOne(item: QueueItem): void {
     this.reconciles++;
     try {
+      this.current = item.ctrl;
       item.ctrl.reconcile(this, item.ns, item.name);
     } catch (e) {
+      // The owner has all the children it may have; the event says so, and a child's change requeues it.
+      if (e instanceof ChildLimitError) return;
       const key = queueKey(item.ctrl, item.ns, item.name);
       if (e instanceof StoreError && (e.reason === 'Conflict' || e.reason === 'NotFound' || e.reason === 'AlreadyExists')) {
         // Someone else wrote first (or the object went away): look again, a bounded number of times.
@@ -234,6 +238,61 @@ export class Runtime extends StoreClient {
         return;
       }
       this.options.onError(e, `${item.ctrl.name} ${item.ns}/${item.name}`);
+    }
+  }
+
+  // ------------------------------------------------------------------ bounded creates and events
+
+  /** The controller whose reconcile is running (the source of the events it records). */
+  private current: Controller | undefined;
+
+  /**
+   * Creates an object, unless its controller owner already has MAX_CHILDREN_PER_OWNER children of its kind: then a
+   * Warning event goes to the owner and the reconcile stops with a ChildLimitError.
+   */
+  override create<T extends KubeObject>(obj: T): T {
+    const ref = controllerRefOf(obj);
+    if (ref && this.index.count(ref.uid, obj.apiVersion, obj.kind) >= MAX_CHILDREN_PER_OWNER) {
+      const owner = this.store.get(ref.apiVersion, ref.kind, obj.metadata.namespace, ref.name);
+      const what = `${obj.kind} ${obj.metadata.name ?? `${obj.metadata.generateName ?? ''}…`}`;
+      const message = `not creating ${what}: ${ref.kind} ${obj.metadata.namespace ? `${obj.metadata.namespace}/` : ''}${ref.name} already has ${MAX_CHILDREN_PER_OWNER} of them, the most the simulated cluster creates for one owner`;
+      if (owner) this.recordEvent(owner, 'Warning', failedCreateReason(ref.kind), message);
+      throw new ChildLimitError(message);
+    }
+    return super.create(obj);
+  }
+
+  /**
+   * Records an Event about `obj` as client-go's recorder does: a repeat of the same reason and message
+   * updates one Event (count, lastTimestamp) instead of adding another.
+   */
+  recordEvent(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    const ns = obj.metadata.namespace ?? 'default';
+    const name = `${obj.metadata.name}.${sha256Hex(`${obj.metadata.uid}/${reason}/${message}`).slice(0, 16)}`;
+    const now = this.now();
+    const component = this.current?.name ?? 'sim-controller';
+    try {
+      const existing = this.store.get('v1', 'Event', ns, name);
+      if (existing) {
+        super.update({ ...existing, count: ((existing.count as number | undefined) ?? 1) + 1, lastTimestamp: now });
+        return;
+      }
+      super.create({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace: ns },
+        involvedObject: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name, namespace: obj.metadata.namespace, uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion },
+        reason,
+        message,
+        type,
+        source: { component },
+        reportingComponent: component,
+        firstTimestamp: now,
+        lastTimestamp: now,
+        count: 1,
+      });
+    } catch (e) {
+      if (!(e instanceof StoreError)) throw e;
     }
   }
 

@@ -5,6 +5,7 @@
  * `<sts>-<hash>` per template; rolling update from the highest ordinal; failed pods are recreated.
  */
 
+import { bounded } from './limits.ts';
 import { ctrlRef, isPodReady, mergeMaps } from './meta.ts';
 import { buildPod } from './pods.ts';
 import { templateHash } from './random.ts';
@@ -40,7 +41,7 @@ export interface StatefulSetPlan {
 export function planStatefulSet(sts: KubeObject, pods: Pod[], nowMs: number): StatefulSetPlan {
   const spec = sts.spec as StatefulSetSpec;
   const name = sts.metadata.name!;
-  const replicas = spec.replicas ?? 1;
+  const replicas = bounded(spec.replicas ?? 1);
   const start = spec.ordinals?.start ?? 0;
   const hash = templateHash(spec.template);
   const updateRevision = `${name}-${hash}`;

@@ -1,8 +1,12 @@
 /**
  * CustomResourceDefinitions installed when the simulated cluster starts: the AI frameworks the catalog
  * covers, KAI's PodGroup and the definition kinds (Karta, ResourceInterface). Names, scopes, short
- * names, served versions and printer columns follow the upstream CRDs (see reference/frameworks.md);
- * schemas keep unknown fields, since the simulator neither prunes nor defaults.
+ * names, served versions and printer columns follow the upstream CRDs (see reference/frameworks.md).
+ * Schemas: the API server validates and prunes custom resources against them (api/validation/schema.ts).
+ * Most CRDs here keep a schema that accepts anything (`x-kubernetes-preserve-unknown-fields` at the
+ * root); JobSet carries the upstream schema of the fields its controller reads (jobset.x-k8s.io_jobsets.yaml
+ * of kubernetes-sigs/jobset), with unknown fields kept where the upstream schema spells out more than
+ * the simulator needs (the pod template, status).
  */
 
 import type { KubeObject } from '../store/object-store.ts';
@@ -32,7 +36,73 @@ interface CrdSpec {
   categories?: string[];
   scope?: 'Namespaced' | 'Cluster';
   versions: VersionSpec[];
+  /** openAPIV3Schema of every version (default: anything goes). */
+  schema?: Record<string, unknown>;
 }
+
+const PRESERVE = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+const int32 = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ type: 'integer', format: 'int32', ...extra });
+const str = { type: 'string' };
+const enumOf = (...values: string[]): Record<string, unknown> => ({ type: 'string', enum: values });
+
+/**
+ * The upstream JobSet v1alpha2 schema for the fields the simulated controller reads (types, minimum,
+ * enums, required, list keys, maxItems as kubernetes-sigs/jobset declares them). As upstream, `replicas`
+ * is an int32 with `minimum: 0` — which the API server does not range-check (int32 is not a format it
+ * validates), so the JobSet controller bounds what it creates (controllers/limits.ts).
+ */
+export const JOBSET_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  properties: {
+    apiVersion: str,
+    kind: str,
+    metadata: { type: 'object' },
+    spec: {
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      properties: {
+        replicatedJobs: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['name'],
+          items: {
+            type: 'object',
+            required: ['name', 'template'],
+            properties: {
+              name: str,
+              groupName: str,
+              replicas: int32({ minimum: 0 }),
+              template: PRESERVE,
+              dependsOn: {
+                type: 'array',
+                maxItems: 5,
+                'x-kubernetes-list-type': 'map',
+                'x-kubernetes-list-map-keys': ['name'],
+                items: { type: 'object', required: ['name', 'status'], properties: { name: str, status: enumOf('Ready', 'Complete') } },
+              },
+            },
+          },
+        },
+        suspend: { type: 'boolean' },
+        managedBy: str,
+        ttlSecondsAfterFinished: int32({ minimum: 0 }),
+        startupPolicy: { type: 'object', required: ['startupPolicyOrder'], properties: { startupPolicyOrder: enumOf('AnyOrder', 'InOrder') } },
+        successPolicy: { type: 'object', required: ['operator'], properties: { operator: enumOf('All', 'Any'), targetReplicatedJobs: { type: 'array', items: str, 'x-kubernetes-list-type': 'atomic' } } },
+        failurePolicy: {
+          type: 'object',
+          properties: {
+            maxRestarts: int32(),
+            restartStrategy: enumOf('Recreate', 'BlockingRecreate', 'InPlaceRestart'),
+            rules: { type: 'array', items: { type: 'object', required: ['action', 'name'], 'x-kubernetes-preserve-unknown-fields': true, properties: { name: str, action: str } } },
+          },
+        },
+        network: { type: 'object', properties: { enableDNSHostnames: { type: 'boolean' }, subdomain: str, publishNotReadyAddresses: { type: 'boolean' } } },
+        coordinator: { type: 'object', required: ['replicatedJob'], properties: { replicatedJob: str, jobIndex: { type: 'integer' }, podIndex: { type: 'integer' } } },
+      },
+    },
+    status: PRESERVE,
+  },
+};
 
 const age: Column = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 const ready = (cond = 'Ready'): Column => ({ name: 'Ready', type: 'string', jsonPath: `.status.conditions[?(@.type=="${cond}")].status` });
@@ -43,7 +113,7 @@ export function crd(s: CrdSpec): KubeObject {
       name: v.name,
       served: true,
       storage: v.storage ?? (s.versions.length === 1 || i === 0),
-      schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      schema: { openAPIV3Schema: s.schema ?? PRESERVE },
       subresources: { status: {}, ...(v.scale ? { scale: v.scale } : {}) },
     };
     if (v.columns) out.additionalPrinterColumns = v.columns;
@@ -102,7 +172,7 @@ const definitionColumns: Column[] = [
 export function frameworkCrds(): KubeObject[] {
   return [
     crd({
-      group: 'jobset.x-k8s.io', kind: 'JobSet', plural: 'jobsets',
+      group: 'jobset.x-k8s.io', kind: 'JobSet', plural: 'jobsets', schema: JOBSET_SCHEMA,
       versions: [{ name: 'v1alpha2', columns: [
         { name: 'TerminalState', type: 'string', jsonPath: '.status.terminalState', description: 'Final state of JobSet' },
         { name: 'Restarts', type: 'string', jsonPath: '.status.restarts', description: 'Number of restarts' },

@@ -1,5 +1,6 @@
 /** Small pure helpers over plain JSON objects, shared by the store and the API layer. */
 
+import { copyValueIteratively, deepEqualIteratively, deepFreezeAll, encodeJson, isStackOverflow } from './deep-json.ts';
 import type { KubeObject } from './object-store.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -11,10 +12,21 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 /** Structural equality of JSON values (key order ignored, as in the encoded comparison the real store does). */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  // Inline try/catch (no closures): this runs for every write.
+  try {
+    return equalRecursive(a, b);
+  } catch (e) {
+    if (!isStackOverflow(e)) throw e;
+    return deepEqualIteratively(a, b);
+  }
+}
+
+function equalRecursive(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!equalRecursive(a[i], b[i])) return false;
     return true;
   }
   if (Array.isArray(b)) return false;
@@ -24,39 +36,62 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   for (const k in ao) {
     if (ao[k] === undefined) continue;
     count++;
-    if (!deepEqual(ao[k], bo[k])) return false;
+    if (!equalRecursive(ao[k], bo[k])) return false;
   }
   for (const k in bo) if (bo[k] !== undefined) count--;
   return count === 0;
 }
 
-/** Freezes a JSON value in place, recursively; returns it. */
+/**
+ * Freezes a JSON value in place, every level; returns it. Children are frozen before their parent, so
+ * a frozen object always has a frozen subtree (the walk skips it), also when a value too deep for the
+ * call stack falls back to the iterative walk halfway through.
+ */
 export function deepFreeze<T>(v: T): T {
+  try {
+    return freezeRecursive(v);
+  } catch (e) {
+    if (!isStackOverflow(e)) throw e;
+    return deepFreezeAll(v);
+  }
+}
+
+function freezeRecursive<T>(v: T): T {
   if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    for (const k of Object.keys(v)) freezeRecursive((v as Record<string, unknown>)[k]);
     Object.freeze(v);
-    for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
   }
   return v;
 }
 
 /** A mutable deep copy (also of frozen objects). JSON round-trip semantics: undefined members vanish. */
 export function clone<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+  return v === undefined ? v : (JSON.parse(encodeJson(v)) as T);
 }
 
 /** A JSON copy that shares frozen subtrees (JSON semantics otherwise: undefined members dropped, Dates as strings). */
 export function copyValue(v: unknown): unknown {
   if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return v;
+  try {
+    return copyRecursive(v);
+  } catch (e) {
+    if (!isStackOverflow(e)) throw e;
+    return copyValueIteratively(v);
+  }
+}
+
+function copyRecursive(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return v;
   if (v instanceof Date) return v.toISOString();
   if (Array.isArray(v)) {
     const out: unknown[] = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = v[i] === undefined ? null : copyValue(v[i]);
+    for (let i = 0; i < v.length; i++) out[i] = v[i] === undefined ? null : copyRecursive(v[i]);
     return out;
   }
   const out: Record<string, unknown> = {};
   for (const k in v as Record<string, unknown>) {
     const x = (v as Record<string, unknown>)[k];
-    if (x !== undefined) out[k] = copyValue(x);
+    if (x !== undefined) out[k] = copyRecursive(x);
   }
   return out;
 }

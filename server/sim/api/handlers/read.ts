@@ -1,5 +1,6 @@
 /** get and list: one object or a page of them, as JSON or as a Table, lists streamed in chunks. */
 
+import { encodeJson } from '../../store/deep-json.ts';
 import type { ResourceRequest } from '../context.ts';
 import { decodeContinue, encodeContinue, wantsTable } from '../request.ts';
 import { sendJson } from '../respond.ts';
@@ -61,7 +62,7 @@ export async function list({ ctx, req, res, url, desc, p }: ResourceRequest): Pr
   if (wantsTable(req.headers.accept)) {
     const table = buildTable(desc, items.map(present), { now: ctx.now(), version: p.version, includeObject: includeObject(q), resourceVersion: listRv, continueToken: nextToken, remainingItemCount: remaining });
     const head = `{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":${JSON.stringify(table.metadata)},"columnDefinitions":${JSON.stringify(table.columnDefinitions)},"rows":[`;
-    await writeJoined(res, head, table.rows.length, (i) => JSON.stringify(table.rows[i]), ']}');
+    await writeJoined(res, head, table.rows.length, (i) => encodeJson(table.rows[i]), ']}');
     return;
   }
   await writeJoined(res, listHead(desc, p.version, meta), items.length, (i) => encodeObject(present(items[i])), ']}');

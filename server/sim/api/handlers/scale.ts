@@ -7,8 +7,11 @@ import { evaluateJsonPath } from '../jsonpath-lite.ts';
 import { applyJsonPatch, applyMergePatch } from '../patch.ts';
 import type { ResourceDescriptor } from '../registry.ts';
 import { sendJson } from '../respond.ts';
-import { invalid } from '../status.ts';
+import { badRequest, invalid } from '../status.ts';
+import type { NumberLiterals } from '../json-scan.ts';
+import { goDecodeError, goTypeOf } from '../validation/builtin-types.ts';
 import { current, storeCall } from './resource.ts';
+import { checkStorable, validateObject } from './validate.ts';
 
 function scalePaths(desc: ResourceDescriptor): { spec: string; status: string; selector?: string } {
   if (desc.scale) return { spec: desc.scale.specReplicasPath, status: desc.scale.statusReplicasPath, selector: desc.scale.labelSelectorPath };
@@ -38,7 +41,10 @@ export function scaleOf(desc: ResourceDescriptor, obj: KubeObject): unknown {
 }
 
 /** PUT of a Scale: sets the replica count on the object (a resourceVersion in the Scale is a precondition). */
-export function writeScale({ ctx, res, desc, p }: ResourceRequest, body: unknown): void {
+export function writeScale(r: ResourceRequest, body: unknown, numbers: NumberLiterals = new Map()): void {
+  const { ctx, res, desc, p } = r;
+  const decodeError = goDecodeError(body, goTypeOf('autoscaling/Scale', 'Scale')!, numbers);
+  if (decodeError) throw badRequest(`Scale in version "v1" cannot be handled as a Scale: ${decodeError}`);
   const replicas = isPlainObject(body) && isPlainObject(body.spec) ? body.spec.replicas : undefined;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     throw invalid('Scale', 'autoscaling', p.name!, 'spec.replicas', `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`);
@@ -51,13 +57,16 @@ export function writeScale({ ctx, res, desc, p }: ResourceRequest, body: unknown
   for (const k of path.slice(0, -1)) cur = (isPlainObject(cur[k]) ? cur[k] : (cur[k] = {})) as Record<string, unknown>;
   cur[path[path.length - 1]] = replicas;
   next.metadata.resourceVersion = rv || obj.metadata.resourceVersion;
+  // The object behind the Scale is validated and encoded like any other update before it is stored.
+  validateObject(r, next, { old: obj, numbers: new Map() });
+  checkStorable(next);
   const stored = storeCall(desc, p.name, () => ctx.store.update(next));
   sendJson(res, 200, scaleOf(desc, stored));
 }
 
 /** PATCH of a Scale: the patch applies to the Scale view, then the result is written like a PUT. */
-export function patchScale(r: ResourceRequest, existing: KubeObject, patchType: string, body: unknown): void {
+export function patchScale(r: ResourceRequest, existing: KubeObject, patchType: string, body: unknown, numbers: NumberLiterals): void {
   const scale = scaleOf(r.desc, existing);
   const patched = patchType === 'application/json-patch+json' ? applyJsonPatch(scale, body) : applyMergePatch(scale, body);
-  writeScale(r, patched);
+  writeScale(r, patched, numbers);
 }

@@ -8,6 +8,7 @@ import { StoreError } from '../../store/object-store.ts';
 import type { KubeObject } from '../../store/object-store.ts';
 import type { ResourceRequest } from '../context.ts';
 import { boolParam, wantsTable } from '../request.ts';
+import { encodeJson } from '../../store/deep-json.ts';
 import { encodeObject } from '../serialize.ts';
 import { badRequest, failure, invalid } from '../status.ts';
 import { buildTable } from '../table.ts';
@@ -37,7 +38,7 @@ export function watch({ ctx, req, res, url, desc, p }: ResourceRequest): void {
   const table = wantsTable(req.headers.accept);
   const include = includeObject(q);
   const encode = table
-    ? (o: KubeObject, first: boolean) => JSON.stringify(buildTable(desc, [present(o)], { now: ctx.now(), version: p.version, includeObject: include, noHeaders: !first, resourceVersion: o.metadata.resourceVersion }))
+    ? (o: KubeObject, first: boolean) => encodeJson(buildTable(desc, [present(o)], { now: ctx.now(), version: p.version, includeObject: include, noHeaders: !first, resourceVersion: o.metadata.resourceVersion }))
     : (o: KubeObject) => encodeObject(present(o));
   const gk = `${desc.group}/${desc.kind}`;
   const explicitRv = rv !== '' && rv !== '0' && sendInitial !== true;

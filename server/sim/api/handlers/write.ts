@@ -1,91 +1,165 @@
-/** create, update (PUT) and patch (JSON, merge, strategic merge, server-side apply). */
+/**
+ * create, update (PUT) and patch (JSON, merge, strategic merge, server-side apply), in the real server's
+ * order: read the body (size limit), decode it (nesting limit, the kind's Go types), admission, the
+ * strategy's preparation and validation, storage encoding, and only then the store. Nothing that can
+ * fail comes after the store call, so a failed write is never stored (see validate.ts).
+ */
 
 import type { KubeObject } from '../../store/object-store.ts';
 import { clone, isPlainObject, rfc3339 } from '../../store/object-utils.ts';
 import type { ResourceRequest } from '../context.ts';
+import type { NumberLiterals } from '../json-scan.ts';
 import { applyConfiguration, applyJsonPatch, applyMergePatch, strategicMerge } from '../patch.ts';
 import { mediaType } from '../request.ts';
-import { readJsonBody } from '../request-body.ts';
+import type { BodyUse } from '../request-body.ts';
+import { decodeBody, readRawBody } from '../request-body.ts';
 import { sendJson } from '../respond.ts';
 import { encodeObject } from '../serialize.ts';
 import { ApiError, badRequest, invalid, methodNotAllowed, unsupportedMediaType } from '../status.ts';
+import { invalidError, invalidValue, q } from '../validation/field-errors.ts';
+import { goV } from '../validation/go-format.ts';
 import { admitCreate, normalizeBody, prepareForUpdate, servesApiVersion } from './admission.ts';
-import { current, find, isDryRun, nameMismatch, notFound, presenter, storeCall } from './resource.ts';
+import { current, find, isDryRun, nameMismatch, notFound, presenter, resourceName, storeCall } from './resource.ts';
 import { patchScale, writeScale } from './scale.ts';
+import { checkDecodes, checkStorable, decodeProblem, pruneUnknown, validateObject, warningHeaders } from './validate.ts';
 
 const CR_PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
 const BUILTIN_PATCH_TYPES = [...CR_PATCH_TYPES, 'application/strategic-merge-patch+json'];
+
+const PATCH_USE: Record<string, BodyUse> = {
+  'application/json-patch+json': 'json-patch',
+  'application/merge-patch+json': 'merge-patch',
+  'application/strategic-merge-patch+json': 'strategic-merge-patch',
+  'application/apply-patch+yaml': 'apply',
+};
 
 function managedEntry(manager: string, operation: 'Apply' | 'Update', apiVersion: string): Record<string, unknown> {
   return { manager, operation, apiVersion, time: rfc3339(new Date()), fieldsType: 'FieldsV1', fieldsV1: {} };
 }
 
-/** Stores an admitted new object and answers 201 with it. */
-function commitCreate({ ctx, res, desc, p }: ResourceRequest, obj: KubeObject): void {
-  const created = storeCall(desc, obj.metadata.name, () => ctx.store.create(obj));
-  sendJson(res, 201, encodeObject(presenter(desc, p.version)(created)));
+/** `strconv.ParseUint(resourceVersion, 10, 64)`: the storage layer's reading of a resourceVersion. */
+function parseResourceVersion(rv: string): void {
+  if (/^\d+$/.test(rv) && BigInt(rv) < 2n ** 64n) return;
+  const why = /^\d+$/.test(rv) ? 'value out of range' : 'invalid syntax';
+  // Not a Status error in the real store: the server answers 500 with the bare Go error.
+  throw new ApiError(500, '', `strconv.ParseUint: parsing ${JSON.stringify(rv)}: ${why}`);
 }
 
-/** Stores the result of a PUT or PATCH, with the main-endpoint / status-subresource split, and answers with it. */
-function commitUpdate({ ctx, res, url, desc, p }: ResourceRequest, next: KubeObject, existing: KubeObject): void {
-  if (isDryRun(url.searchParams)) return sendJson(res, 200, presenter(desc, p.version)(next));
+interface WriteOptions {
+  numbers: NumberLiterals;
+  warnings: string[];
+}
+
+/** Validates, encodes and stores a new object, and answers 201 with it. */
+function commitCreate(r: ResourceRequest, obj: KubeObject, o: WriteOptions): void {
+  const { ctx, res, url, desc, p } = r;
+  admitCreate(ctx.store, desc, obj);
+  validateObject(r, obj, { numbers: o.numbers });
+  const rv = obj.metadata.resourceVersion;
+  if (rv && /^\d+$/.test(rv) && BigInt(rv) !== 0n) throw new ApiError(500, '', 'resourceVersion should not be set on objects to be created');
+  delete obj.metadata.resourceVersion;
+  checkStorable(obj);
+  const headers = warningHeaders(o.warnings);
+  if (isDryRun(url.searchParams)) return sendJson(res, 201, presenter(desc, p.version)(obj), headers);
+  const created = storeCall(desc, obj.metadata.name, () => ctx.store.create(obj));
+  sendJson(res, 201, encodeObject(presenter(desc, p.version)(created)), headers);
+}
+
+/**
+ * Stores the result of a PUT or PATCH, with the main-endpoint / status-subresource split, after the
+ * storage checks (resourceVersion, preconditions) and the strategy's validation, and answers with it.
+ */
+function commitUpdate(r: ResourceRequest, next: KubeObject, existing: KubeObject, o: WriteOptions): void {
+  const { ctx, res, url, desc, p } = r;
   if (next.metadata.name !== p.name) throw nameMismatch(next.metadata.name, p.name);
   next.kind = desc.kind;
   if (!servesApiVersion(desc, next.apiVersion)) next.apiVersion = existing.apiVersion;
-  const stored = storeCall(desc, p.name, () => {
-    if (p.subresource === 'status') return ctx.store.updateStatus(next);
-    if (p.subresource === 'scale') throw methodNotAllowed('GET');
+  if (p.subresource === 'scale') throw methodNotAllowed('GET');
+  const rv = next.metadata.resourceVersion;
+  if (rv) parseResourceVersion(rv);
+  else if (!desc.allowUnconditionalUpdate) {
+    throw invalid(desc.kind, desc.group, p.name!, 'metadata.resourceVersion', 'Invalid value: 0x0: must be specified for an update');
+  }
+  if (rv && rv !== existing.metadata.resourceVersion) {
+    throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${resourceName(desc)} "${p.name}": the object has been modified; please apply your changes to the latest version and try again`, { name: p.name, group: desc.group, kind: desc.plural });
+  }
+  // What would be stored: the status subresource changes status only.
+  let candidate: KubeObject;
+  if (p.subresource === 'status') {
+    candidate = { ...existing, metadata: { ...existing.metadata }, status: next.status };
+    if (next.status === undefined) delete candidate.status;
+  } else {
     prepareForUpdate(desc, next, existing);
-    return ctx.store.update(next);
-  });
-  sendJson(res, 200, encodeObject(presenter(desc, p.version)(stored)));
+    candidate = next;
+  }
+  validateObject(r, candidate, { old: existing, numbers: o.numbers, status: p.subresource === 'status' });
+  checkStorable(candidate);
+  const headers = warningHeaders(o.warnings);
+  if (isDryRun(url.searchParams)) return sendJson(res, 200, presenter(desc, p.version)(candidate), headers);
+  const stored = storeCall(desc, p.name, () => (p.subresource === 'status' ? ctx.store.updateStatus(next) : ctx.store.update(next)));
+  sendJson(res, 200, encodeObject(presenter(desc, p.version)(stored)), headers);
 }
 
 export async function create(r: ResourceRequest): Promise<void> {
-  const { ctx, req, res, url, desc, p } = r;
-  const obj = normalizeBody(desc, p, await readJsonBody(req));
-  admitCreate(ctx.store, desc, obj);
-  if (isDryRun(url.searchParams)) return sendJson(res, 201, presenter(desc, p.version)(obj));
-  commitCreate(r, obj);
+  const { req, url, desc, p } = r;
+  const raw = await readRawBody(req);
+  const body = decodeBody(raw, 'object', { kind: desc.kind, fieldValidation: url.searchParams.get('fieldValidation') });
+  const numbers = body?.numbers ?? new Map();
+  checkDecodes(desc, p.version, body?.value, numbers);
+  const obj = normalizeBody(desc, p, body?.value);
+  const warnings = pruneUnknown(r, obj);
+  commitCreate(r, obj, { numbers, warnings });
 }
 
 export async function replace(r: ResourceRequest): Promise<void> {
-  const { ctx, req, desc, p } = r;
-  const body = await readJsonBody(req);
-  if (p.subresource === 'scale') return writeScale(r, body);
-  const obj = normalizeBody(desc, p, body);
+  const { ctx, req, url, desc, p } = r;
+  const raw = await readRawBody(req);
+  const body = decodeBody(raw, 'object', { kind: p.subresource === 'scale' ? 'Scale' : desc.kind, fieldValidation: url.searchParams.get('fieldValidation') });
+  const numbers = body?.numbers ?? new Map();
+  if (p.subresource === 'scale') return writeScale(r, body?.value, numbers);
+  checkDecodes(desc, p.version, body?.value, numbers);
+  const obj = normalizeBody(desc, p, body?.value);
   const existing = current(ctx.store, desc, p);
-  if (!obj.metadata.resourceVersion && !desc.allowUnconditionalUpdate) {
-    throw invalid(desc.kind, desc.group, p.name!, 'metadata.resourceVersion', 'Invalid value: 0x0: must be specified for an update');
-  }
-  commitUpdate(r, obj, existing);
+  const warnings = pruneUnknown(r, obj);
+  commitUpdate(r, obj, existing, { numbers, warnings });
+}
+
+/** A patch result that does not decode into the kind's types: the patch handler's 422. */
+function patchedDecodeError(r: ResourceRequest, type: string, next: unknown, patchBody: unknown, numbers: NumberLiterals): void {
+  const err = decodeProblem(r.desc, next, numbers);
+  if (!err) return;
+  const shown = type === 'application/strategic-merge-patch+json' ? goV(patchBody) : JSON.stringify(next);
+  throw invalidError('', '', '', [invalidValue('patch', q(shown), err)]);
 }
 
 export async function patch(r: ResourceRequest): Promise<void> {
   const { ctx, req, url, desc, p } = r;
-  const q = url.searchParams;
+  const query = url.searchParams;
   const type = mediaType(req.headers['content-type']);
   const allowed = desc.builtin ? BUILTIN_PATCH_TYPES : CR_PATCH_TYPES;
   if (!allowed.includes(type)) throw unsupportedMediaType(allowed);
   const isApply = type === 'application/apply-patch+yaml';
-  if (q.has('force') && !isApply) throw invalid('PatchOptions', 'meta.k8s.io', '', 'force', 'Forbidden: may not be specified for non-apply patch', 'FieldValueForbidden');
-  const manager = q.get('fieldManager');
+  if (query.has('force') && !isApply) throw invalid('PatchOptions', 'meta.k8s.io', '', 'force', 'Forbidden: may not be specified for non-apply patch', 'FieldValueForbidden');
+  const manager = query.get('fieldManager');
   if (isApply && !manager) throw invalid('PatchOptions', 'meta.k8s.io', '', 'fieldManager', 'Required value: is required for apply patch', 'FieldValueRequired');
-  const body = await readJsonBody(req, isApply);
-  if (body === undefined) throw badRequest('the body of the request was empty');
+  const raw = await readRawBody(req);
   const existing = find(ctx.store, desc, p);
-  if (p.subresource === 'scale') {
-    if (!existing) throw notFound(desc, p.name!);
-    return patchScale(r, existing, type, body);
-  }
+  if (!existing && !(isApply && p.subresource === undefined)) throw notFound(desc, p.name!);
+  const use = PATCH_USE[type];
+  const decoded = decodeBody(raw, use, { kind: desc.kind, fieldValidation: query.get('fieldValidation') });
+  if (decoded === undefined) throw badRequest('the body of the request was empty');
+  const body = decoded.value;
+  // JSON-patch paths are not object paths: their literals say nothing about the result.
+  const numbers: NumberLiterals = type === 'application/json-patch+json' ? new Map() : decoded.numbers;
+  if (p.subresource === 'scale') return patchScale(r, existing!, type, body, numbers);
   if (!existing) {
-    if (!isApply) throw notFound(desc, p.name!);
     // Server-side apply creates what is missing.
+    checkDecodes(desc, p.version, body, numbers);
     const obj = normalizeBody(desc, p, clone(body));
     if (obj.metadata.name !== p.name) throw nameMismatch(obj.metadata.name, p.name);
-    admitCreate(ctx.store, desc, obj);
     obj.metadata.managedFields = [managedEntry(manager!, 'Apply', obj.apiVersion)];
-    return commitCreate(r, obj);
+    const warnings = pruneUnknown(r, obj);
+    return commitCreate(r, obj, { numbers, warnings });
   }
   const base = clone(existing);
   let next: unknown;
@@ -114,11 +188,13 @@ export async function patch(r: ResourceRequest): Promise<void> {
   if (!isPlainObject(next)) throw new ApiError(422, 'Invalid', 'the patch produced something that is not an object');
   const obj = next as KubeObject;
   if (!isPlainObject(obj.metadata)) throw new ApiError(422, 'Invalid', 'the patch removed metadata');
+  patchedDecodeError(r, type, obj, body, numbers);
   if (obj.metadata.uid !== existing.metadata.uid && obj.metadata.uid !== undefined) {
     throw invalid(desc.kind, desc.group, p.name!, 'metadata.uid', `Invalid value: "${String(obj.metadata.uid)}": field is immutable`);
   }
   if (desc.namespaced) obj.metadata.namespace = p.namespace;
   // A resourceVersion in the patch is a precondition; otherwise the patch applies to what was read.
   if (!obj.metadata.resourceVersion) obj.metadata.resourceVersion = existing.metadata.resourceVersion;
-  commitUpdate(r, obj, existing);
+  const warnings = pruneUnknown(r, obj);
+  commitUpdate(r, obj, existing, { numbers, warnings });
 }

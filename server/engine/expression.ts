@@ -1,10 +1,12 @@
 /**
  * A compiled expression bound to the definition field it came from, so that every runtime failure
  * names that field. Compiled once per definition; each evaluation is bounded in results, steps and bytes
- * built (deterministic budgets, no clock: a budget exceeded is an `expression.runtime` failure).
+ * built (deterministic budgets, no clock). A budget exceeded is an `expression.limit` failure (a sign
+ * the definition itself is the problem: the live index quarantines cluster definitions that keep
+ * hitting it), any other runtime error an `expression.runtime` one.
  */
-import { compileJq, DEFAULT_JQ_LIMITS, type JqLimits, type JqProgram } from './jq/index.ts';
-import { compileCel, type CelProgram } from './cel.ts';
+import { compileJq, DEFAULT_JQ_LIMITS, JqError, type JqLimits, type JqProgram } from './jq/index.ts';
+import { CelCostError, compileCel, type CelProgram } from './cel.ts';
 import { EngineFailure, describeError } from './errors.ts';
 
 export const DEFAULT_LIMITS: Required<JqLimits> = DEFAULT_JQ_LIMITS;
@@ -13,7 +15,7 @@ export interface BoundExpression {
   readonly path: string;
   readonly source: string;
   readonly dialect: 'jq' | 'cel';
-  /** All outputs. Throws EngineFailure (code `expression.runtime`) naming the field and the object. */
+  /** All outputs. Throws EngineFailure (code `expression.limit` or `expression.runtime`) naming the field and the object. */
   run(input: unknown, subject: string): unknown[];
   /** jq only: the paths the expression designates (for updates). */
   paths(input: unknown, subject: string): Array<Array<string | number>>;
@@ -29,7 +31,8 @@ export function bindExpression(path: string, source: string, dialect: 'jq' | 'ce
     throw new EngineFailure('expression.compile', `${path}: ${dialect} expression ${JSON.stringify(source)} does not compile: ${describeError(e)}`, path);
   }
   const fail = (subject: string, e: unknown): never => {
-    throw new EngineFailure('expression.runtime', `${path}: ${dialect} expression ${JSON.stringify(source)} failed on ${subject}: ${describeError(e)}`, path);
+    const overBudget = (e instanceof JqError && e.kind === 'limit') || e instanceof CelCostError || (e instanceof Error && e.cause instanceof CelCostError);
+    throw new EngineFailure(overBudget ? 'expression.limit' : 'expression.runtime', `${path}: ${dialect} expression ${JSON.stringify(source)} failed on ${subject}: ${describeError(e)}`, path);
   };
   return {
     path,

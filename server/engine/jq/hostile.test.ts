@@ -17,12 +17,13 @@ const LABELLED = { metadata: { name: 'w', labels: { x: `${'a'.repeat(38)}!` } },
 /** `[.,.] | [.,.] | …` n times: a value whose size doubles n times over (shared, so building it is cheap). */
 const doubled = (n: number): string => Array.from({ length: n }, () => '[.,.]').join(' | ');
 
-type Outcome = 'steps' | 'bytes' | 'depth' | 'nesting' | 'length' | RegExp | { value: unknown };
+type Outcome = 'steps' | 'bytes' | 'calls' | 'depth' | 'nesting' | 'length' | RegExp | { value: unknown };
 
 const EXPECTED: Record<Exclude<Outcome, RegExp | { value: unknown }>, RegExp> = {
   steps: /^jq evaluation exceeded its step budget of 1000000$/,
   bytes: /^jq evaluation exceeded its size budget of 4194304 bytes$/,
-  depth: /^jq evaluation exceeded its recursion depth budget of 1000$/,
+  calls: /^jq evaluation exceeded its recursion depth budget of 200$/,
+  depth: /^jq evaluation exceeded its nesting depth budget of 1000$/,
   nesting: /^expression nests deeper than 256 levels$/,
   length: /^expression is longer than 65536 characters$/,
 };
@@ -58,11 +59,13 @@ const CASES: Case[] = [
   { name: 'combinations of four 100-element arrays', program: '[range(100)] as $r | [$r, $r, $r, $r] | [combinations] | length', outcome: 'bytes' },
 
   // ---- recursion -------------------------------------------------------------------------------------------------
-  { name: 'def f: f', program: 'def f: f; f', outcome: 'depth' },
-  { name: 'def f: [f]', program: 'def f: [f]; f', outcome: 'depth' },
-  { name: 'def f: (f, f)', program: 'def f: (f, f); f', outcome: 'depth' },
-  { name: 'counting recursion 100,000 deep', program: 'def f: if . < 100000 then . + 1 | f else . end; 0 | f', outcome: 'depth' },
-  { name: 'recurse(. + 1)', program: '[recurse(. + 1)] | length', input: 0, outcome: 'depth' },
+  { name: 'def f: f', program: 'def f: f; f', outcome: 'calls' },
+  { name: 'def f: [f]', program: 'def f: [f]; f', outcome: 'calls' },
+  { name: 'def f: (f, f)', program: 'def f: (f, f); f', outcome: 'calls' },
+  { name: 'counting recursion 100,000 deep', program: 'def f: if . < 100000 then . + 1 | f else . end; 0 | f', outcome: 'calls' },
+  { name: 'a recursive body that takes many frames a level', program: 'def f: {a: (. + 1 | f)} | .a | (., empty) | select(. != null) | tostring | tonumber; 0 | f', outcome: 'calls' },
+  { name: 'recurse(. + 1)', program: '[recurse(. + 1)] | length', input: 0, outcome: 'calls' },
+  { name: 'while with a generator condition, forever', program: '[while((true, true); .)] | length', outcome: 'calls' },
   { name: 'tojson of a value nested 100,000 deep', program: 'reduce range(100000) as $i (null; [.]) | tojson | length', outcome: 'depth' },
   { name: '.. over a value nested 5,000 deep', program: 'reduce range(5000) as $i (0; [.]) | [..] | length', outcome: 'depth' },
   { name: 'setpath with a 5,000-element path', program: 'setpath([range(5000) | 0]; 1)', outcome: 'depth' },
@@ -153,6 +156,22 @@ describe('hostile programs end with a clear error, quickly, and leave the evalua
   });
 });
 
+describe('ordinary programs near the bounds still work', () => {
+  const within: Array<[string, unknown, unknown[]]> = [
+    ['def f: if . < 150 then {a: (. + 1 | f)} | .a | (., empty) | select(. != null) | tostring | tonumber else . end; 0 | f', null, [150]],
+    ['[limit(199; recurse(. + 1))] | length', 0, [199]],
+    ['reduce range(999) as $i (0; [.]) | tojson | length', null, [1999]],
+    ['[range(100000)] | length', null, [100000]],
+    ['[range(1000) | tostring] | join(",") | [splits(",")] | length', null, [1000]],
+    ['"a" * 1000 | gsub("a"; "b") | length', null, [1000]],
+    ['[range(10000)] | sort | .[-1]', null, [9999]],
+    [`${doubled(10)} | tojson | length`, 1, [4093]],
+  ];
+  for (const [program, input, expected] of within) {
+    it(program.slice(0, 70), () => assert.deepEqual(compileJq(program).run(input), expected));
+  }
+});
+
 describe('budgets are deterministic', () => {
   it('the same hostile input fails the same way every time', () => {
     for (const program of [`${doubled(22)} | tojson`, 'range(100) as $a | range(100) as $b | range(100) as $c | empty', 'def f: f; f', '"a" * 100000 | [match("a*x|a"; "g")]']) {
@@ -193,14 +212,14 @@ describe('budgets are deterministic', () => {
   });
 });
 
-describe('through bindExpression: an expression.runtime failure naming the field', () => {
+describe('through bindExpression: an expression.limit failure naming the field', () => {
   it('reports the budget and the field path', () => {
     const e = bindExpression('spec.structureDefinition.rootComponent.instanceIdPath', `${doubled(22)} | tojson`);
     assert.throws(
       () => e.run(LABELLED, 'JobSet ml/w'),
       (err: unknown) =>
         err instanceof EngineFailure &&
-        err.code === 'expression.runtime' &&
+        err.code === 'expression.limit' &&
         err.path === 'spec.structureDefinition.rootComponent.instanceIdPath' &&
         /failed on JobSet ml\/w: jq evaluation exceeded its size budget of 4194304 bytes$/.test(err.message),
     );

@@ -5,8 +5,9 @@
  *   compound values and long strings (proportional to their size);
  * - bytes: the size of the values the evaluation builds, cumulatively (arrays and objects SLOT bytes per
  *   element or member, strings one byte per UTF-16 unit), charged before or while they are built;
- * - depth: nesting of recursion (user functions, `recurse`, `walk`, deep paths …), a fixed bound that keeps
- *   the JavaScript stack safe.
+ * - depth: fixed bounds that keep the JavaScript stack safe — nested calls (user functions, `recurse(f)`,
+ *   `until`/`while`), whose every level takes many frames, and the nesting of values walked recursively (JSON
+ *   text, comparison, `..`, `walk`, `paths`, deep `setpath` paths …), one or two frames a level.
  * Evaluation is synchronous and never re-entered, so one module-level record holds the counters and charging
  * is a field increment and a compare. Outside an evaluation the maxima are infinite, so the shared helpers
  * (comparison, JSON text) can be used freely.
@@ -23,7 +24,14 @@ export const SLOT = 8;
 /** Long strings are charged one step per this many UTF-16 units scanned or compared. */
 const TEXT_UNIT_SHIFT = 6;
 
-/** Recursion depth bound (user functions, recurse, walk, paths, deep setpath …). */
+/**
+ * Nested calls allowed (user functions, recurse(f), until/while). Measured: a recursive function whose body
+ * builds an object, pipes and filters (`{a: (. + 1 | f)} | .a | … | tonumber`) exhausts the default stack at
+ * about 470 levels, so 200 leaves a margin; simple bodies reach 1000.
+ */
+export const MAX_CALL_DEPTH = 200;
+
+/** Nesting of values walked recursively (JSON text, comparison, `..`, walk, paths, setpath paths …). */
 export const MAX_DEPTH = 1000;
 
 export const budget = {
@@ -67,11 +75,11 @@ export function alloc(bytes: number): void {
   if ((budget.bytes += bytes) > budget.maxBytes) bytesExceeded();
 }
 
-/** Enters one level of recursion; pair with `leave()` in a `finally`. */
+/** Enters one level of nested calls; pair with `leave()` in a `finally`. */
 export function enter(): void {
-  if (++budget.depth > MAX_DEPTH) {
+  if (++budget.depth > MAX_CALL_DEPTH) {
     budget.depth--;
-    throw new JqLimitError(`jq evaluation exceeded its recursion depth budget of ${MAX_DEPTH}`);
+    throw new JqLimitError(`jq evaluation exceeded its recursion depth budget of ${MAX_CALL_DEPTH}`);
   }
 }
 
@@ -79,9 +87,9 @@ export function leave(): void {
   budget.depth--;
 }
 
-/** Fails like `enter()` would at `depth` levels, for loops over paths that recurse once per element. */
+/** Fails when a value walked recursively nests deeper than MAX_DEPTH (`depth` counts from 0). */
 export function checkDepth(depth: number): void {
-  if (depth > MAX_DEPTH) throw new JqLimitError(`jq evaluation exceeded its recursion depth budget of ${MAX_DEPTH}`);
+  if (depth > MAX_DEPTH) throw new JqLimitError(`jq evaluation exceeded its nesting depth budget of ${MAX_DEPTH}`);
 }
 
 /** Starts an evaluation with fresh counters. */

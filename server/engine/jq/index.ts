@@ -8,7 +8,7 @@ export { JqError } from './errors.ts';
 export type { JqErrorKind } from './errors.ts';
 export { compileJq, DEFAULT_JQ_LIMITS } from './program.ts';
 export { checkExpression } from './validate.ts';
-export { MAX_DEPTH as JQ_MAX_DEPTH } from './budget.ts';
+export { MAX_CALL_DEPTH as JQ_MAX_CALL_DEPTH, MAX_DEPTH as JQ_MAX_DEPTH } from './budget.ts';
 
 import { peakUsage } from './budget.ts';
 

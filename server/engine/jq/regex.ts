@@ -12,16 +12,66 @@ import type { JqObject, JqValue } from './values.ts';
  * points, as jq reports them.
  *
  * Budget: compiling charges the pattern's length (whether or not the pattern is cached, so that the charge
- * does not depend on what ran before); each search charges the text it scans times a factor that grows with
- * the compiled program, because RE2's time is linear in the text and in the program.
+ * does not depend on what ran before); each search charges the text it may read times a factor that grows
+ * with the compiled program, because RE2's time is linear in the text and in the program (see `matches`).
  */
 interface CompiledRegex {
   re: RE2JS;
   names: Array<string | null>;
   global: boolean;
   skipEmpty: boolean;
-  /** steps per UTF-16 unit scanned: measured, a search with captures takes ~100 ns per unit for small programs */
+  /** steps per UTF-16 unit read: measured, a search with captures takes ~100–400 ns a unit for small programs */
   cost: number;
+  /** the longest text (UTF-16 units) a match can span; Infinity when a loop makes it unbounded */
+  longest: number;
+}
+
+interface ProgInst {
+  op: number;
+  out: number;
+  arg: number;
+}
+
+// re2js's instruction codes (Inst.ALT …), the same as Go's regexp/syntax
+const ALT = 1;
+const ALT_MATCH = 2;
+const FAIL = 5;
+const MATCH = 6;
+const RUNE_FIRST = 8;
+const RUNE_LAST = 11;
+
+/**
+ * The longest match of a compiled program in UTF-16 units (a code point takes at most two), or Infinity when
+ * the program has a loop: the longest path through its instructions, found without recursion.
+ */
+function longestMatch(rx: RE2JS): number {
+  const prog = rx.re2().prog as { inst: ProgInst[]; start: number };
+  const inst = prog.inst;
+  // -1: not seen; -2: on the current path; ≥ 0: longest from here
+  const memo = new Float64Array(inst.length).fill(-1);
+  const stack = [prog.start];
+  while (stack.length > 0) {
+    const pc = stack[stack.length - 1];
+    if (memo[pc] >= 0) {
+      stack.pop();
+      continue;
+    }
+    const i = inst[pc];
+    const next = i.op === ALT || i.op === ALT_MATCH ? [i.out, i.arg] : i.op === MATCH || i.op === FAIL ? [] : [i.out];
+    if (memo[pc] === -1) {
+      memo[pc] = -2;
+      for (const n of next) {
+        if (memo[n] === -2) return Infinity;
+        if (memo[n] === -1) stack.push(n);
+      }
+      continue;
+    }
+    let best = 0;
+    for (const n of next) best = Math.max(best, memo[n]);
+    memo[pc] = best + (i.op >= RUNE_FIRST && i.op <= RUNE_LAST ? 2 : 0);
+    stack.pop();
+  }
+  return memo[prog.start];
 }
 
 const CACHE = new Map<string, CompiledRegex>();
@@ -105,7 +155,8 @@ export function compileRegex(re: JqValue, flags: JqValue): CompiledRegex {
   } catch (e) {
     return fail(`${re} (at offset 0) is not a valid regex: ${(e as Error).message} (${RE2_HINT})`);
   }
-  const compiled: CompiledRegex = { re: rx, names: groupNames(rx), global, skipEmpty, cost: 4 + (rx.programSize() >>> 3) };
+  // the program's size was bounded by the pattern's length, which was charged
+  const compiled: CompiledRegex = { re: rx, names: groupNames(rx), global, skipEmpty, cost: 2 + (rx.programSize() >>> 3), longest: longestMatch(rx) };
   if (CACHE.size >= CACHE_MAX) CACHE.clear();
   CACHE.set(key, compiled);
   return compiled;
@@ -157,13 +208,14 @@ export function matches(s: JqValue, re: JqValue, flags: JqValue, forceGlobal = f
   const out: JqObject[] = [];
   let pos = 0;
   while (pos <= s.length) {
-    // Charged for the rest of the text, whatever the search reads: a search may read to the end of the text
-    // even when its match is short (`a*x|a` on "aaa…" does, every time), so that global matching costs the
-    // number of matches times the length of the text — linear per search, as RE2 promises, but not overall.
-    charge((s.length - pos + 1) * c.cost);
+    // A search from `pos` that finds a match starting at `start` reads no further than `start` plus the
+    // longest match the pattern has (threads started earlier die sooner), and to the end of the text when it
+    // finds none. With a loop in the pattern the bound is the end of the text: `a*x|a` on "aaa…" reads to the
+    // end for every short match, so global matching with such a pattern is charged matches × text length.
     const found = m.find(pos);
+    const start = found ? m.start() : s.length;
+    charge((Math.min(s.length, start + c.longest) - pos + 1) * c.cost);
     if (!found) break;
-    const start = m.start();
     const end = m.end();
     // step over an empty match by one code point
     const code = s.charCodeAt(end);

@@ -8,7 +8,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hasKubeconfig, loadClusterConfigs } from '../cluster/index.ts';
+import { hasKubeconfig, kubeconfigFiles, loadClusterConfigs } from '../cluster/index.ts';
 import { loadCatalog } from '../catalog/index.ts';
 import { LiveWorkloads } from '../workloads/index.ts';
 import { setRuntime, type Runtime } from '../workloads/runtime.ts';
@@ -70,8 +70,12 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     if (clusters.length === 0) throw new Error('the kubeconfig has no usable context');
   }
 
-  const live = new LiveWorkloads({ clusters, catalog: LiveWorkloads.catalogEntries(loadCatalog()) });
+  // Quarantined definitions are remembered across restarts in the working directory's .wmap/.
+  const live = new LiveWorkloads({ clusters, catalog: LiveWorkloads.catalogEntries(loadCatalog()), stateFile: join(ROOT, '.wmap', 'state.json') });
   live.start();
+  // A rewritten kubeconfig (a new CA, refreshed credentials, contexts added or removed) is picked up live.
+  const kubeconfigPath = sim ? sim.kubeconfigPath : opts.kubeconfig;
+  live.watchConfig(() => loadClusterConfigs({ kubeconfig: kubeconfigPath, contexts: sim ? undefined : opts.contexts }), kubeconfigFiles(kubeconfigPath));
   const hooks = sim && process.env.WMAP_TEST_HOOKS === '1' && !exposed ? simTestHooks(sim) : null;
   const runtime: Runtime = { live, startedAt: new Date().toISOString(), demo: sim ? { kubeconfigPath: sim.kubeconfigPath } : null, testHooks: hooks };
   setRuntime(runtime);

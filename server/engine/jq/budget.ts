@@ -9,8 +9,8 @@
  *   `until`/`while`), whose every level takes many frames, and the nesting of values walked recursively (JSON
  *   text, comparison, `..`, `walk`, `paths`, deep `setpath` paths …), one or two frames a level.
  * Evaluation is synchronous and never re-entered, so one module-level record holds the counters and charging
- * is a field increment and a compare. Outside an evaluation the maxima are infinite, so the shared helpers
- * (comparison, JSON text) can be used freely.
+ * is a field increment and a compare. The shared helpers (comparison, JSON text) charge too: callers outside
+ * an evaluation lift the budgets first (`liftBudget`, as the module's public helpers do).
  */
 
 /** Raised when a budget (steps, bytes, depth, result count) is exceeded; `try` must not catch it. */
@@ -104,11 +104,13 @@ export function startBudget(maxSteps: number, maxBytes: number): void {
 /** Peak usage over evaluations since the last reset (for measuring definitions against the budgets). */
 export const peakUsage = { steps: 0, bytes: 0 };
 
-/** Ends an evaluation: records the usage and lifts the budgets for code running outside evaluations. */
+/** Ends an evaluation: records its usage (a run that broke a budget records more than the budget). */
 export function endBudget(): void {
-  if (budget.steps > peakUsage.steps && budget.steps <= budget.maxSteps) peakUsage.steps = budget.steps;
-  if (budget.bytes > peakUsage.bytes && budget.bytes <= budget.maxBytes) peakUsage.bytes = budget.bytes;
-  budget.maxSteps = Infinity;
-  budget.maxBytes = Infinity;
-  budget.depth = 0;
+  if (budget.steps > peakUsage.steps) peakUsage.steps = budget.steps;
+  if (budget.bytes > peakUsage.bytes) peakUsage.bytes = budget.bytes;
+}
+
+/** No bounds, for the shared helpers used outside an evaluation. */
+export function liftBudget(): void {
+  startBudget(Infinity, Infinity);
 }

@@ -370,6 +370,11 @@ describe('hostile input', () => {
       status: 422, reason: 'Invalid', message: 'Deployment.apps "patched" is invalid: spec.template.spec.containers: Required value', list: DEPLOYS,
     },
     {
+      name: 'a JSON patch of 10001 operations',
+      method: 'PATCH', path: `${DEPLOYS}/patched`, contentType: JSON_PATCH, body: Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/kind', value: 'Deployment' })),
+      status: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001', list: DEPLOYS,
+    },
+    {
       name: 'server-side apply with an invalid field',
       method: 'PATCH', path: `${JOBSETS}/applied?fieldManager=hostile`, contentType: APPLY, body: jobset('applied', -1),
       status: 422, reason: 'Invalid', message: 'JobSet.jobset.x-k8s.io "applied" is invalid: spec.replicatedJobs[0].replicas: Invalid value: -1: spec.replicatedJobs[0].replicas in body should be greater than or equal to 0', list: JOBSETS,
@@ -477,6 +482,16 @@ describe('hostile input', () => {
     const list = await raw(sim, 'GET', WIDGETS);
     assert.equal(list.status, 200);
     assert.ok((JSON.parse(list.body) as { items: unknown[] }).items.some((w) => (w as { metadata: { name: string } }).metadata.name === 'w-10000'));
+    // Patches as deep as the decoder allows merge too (the merges do not recurse past the call stack).
+    for (const [type, body] of [
+      [MERGE, `{"spec":{"blob":{"m":${nested(9_990)}}}}`],
+      [JSON_PATCH, `[{"op":"add","path":"/spec/blob/j","value":${nested(9_990)}}]`],
+      [APPLY, `{"apiVersion":"hostile.example.com/v1","kind":"Widget","metadata":{"name":"w-10000"},"spec":{"size":1,"blob":{"s":${nested(9_990)}}}}`],
+    ]) {
+      const r = await raw(sim, 'PATCH', `${WIDGETS}/w-10000?fieldManager=deep`, { body, contentType: type });
+      assert.equal(r.status, 200, `${type}: ${r.body.slice(0, 300)}`);
+    }
+    assert.deepEqual(Object.keys((JSON.parse((await raw(sim, 'GET', `${WIDGETS}/w-10000`)).body) as { spec: { blob: object } }).spec.blob).sort(), ['j', 'm', 's', 'x']);
     // The issue's 5000-deep object: stored, and the kind still lists.
     await accepted('POST', WIDGETS, `{"apiVersion":"hostile.example.com/v1","kind":"Widget","metadata":{"name":"w-5000"},"spec":{"size":1,"blob":{"x":${nested(5_000)}}}}`);
     assert.equal((await raw(sim, 'GET', `${WIDGETS}/w-5000`)).status, 200);
@@ -594,5 +609,43 @@ describe('hostile input', () => {
       assert.notEqual(r.code, 0);
       assert.match(r.stderr, /invalid character '\{' exceeded max depth/);
     });
+  });
+});
+
+describe('hostile input that passes validation: the issue\'s suspended JobSet with replicas 1e15', () => {
+  let sim: SimHandle;
+
+  before(async () => {
+    sim = await startSim({ controllers: true });
+  });
+
+  after(async () => {
+    await sim?.stop();
+  });
+
+  it('is stored, and the JobSet controller creates at most 10000 Jobs and says so, instead of running out of memory', async () => {
+    const rss0 = process.memoryUsage().rss;
+    const r = await raw(sim, 'POST', '/apis/jobset.x-k8s.io/v1alpha2/namespaces/default/jobsets', {
+      body: '{"apiVersion":"jobset.x-k8s.io/v1alpha2","kind":"JobSet","metadata":{"name":"issue11"},"spec":{"suspend":true,"replicatedJobs":[{"name":"w","replicas":1e15,"template":{"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}}}]}}',
+    });
+    assert.equal(r.status, 201, r.body);
+    const deadline = Date.now() + 60_000;
+    let event: { reason?: string; type?: string; message?: string } | undefined;
+    while (Date.now() < deadline) {
+      const events = JSON.parse((await raw(sim, 'GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dissue11')).body) as { items: Array<{ reason?: string; type?: string; message?: string }> };
+      event = events.items.find((e) => e.reason === 'JobCreationFailed');
+      if (event) break;
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    assert.ok(event, 'a JobCreationFailed event');
+    assert.equal(event.type, 'Warning');
+    assert.match(event.message ?? '', /already has 10000 of them/);
+    const jobs = JSON.parse((await raw(sim, 'GET', '/apis/batch/v1/namespaces/default/jobs?limit=1')).body) as { metadata: { remainingItemCount?: number }; items: unknown[] };
+    assert.equal(jobs.items.length + (jobs.metadata.remainingItemCount ?? 0), 10_000);
+    // Bounded: a few hundred MB at most for 10000 Jobs, where the unbounded controller grew ~70 MB/s until it died.
+    assert.ok(process.memoryUsage().rss - rss0 < 1024 * 1024 * 1024);
+    // The server still answers: the JobSet reads back, suspended.
+    const js = JSON.parse((await raw(sim, 'GET', '/apis/jobset.x-k8s.io/v1alpha2/namespaces/default/jobsets/issue11')).body) as { spec: { suspend: boolean } };
+    assert.equal(js.spec.suspend, true);
   });
 });

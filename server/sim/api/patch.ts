@@ -4,10 +4,11 @@
  * simplified server-side apply (maps merged, known map-lists merged by key, no field ownership).
  */
 
+import { isStackOverflow } from '../store/deep-json.ts';
 import { clone, deepEqual, isPlainObject } from '../store/object-utils.ts';
 
 export class PatchError extends Error {
-  /** 422 for failed operations, 400 for malformed patches. */
+  /** 422 for failed operations, 400 for malformed patches, 413 for too many operations. */
   readonly status: number;
   constructor(message: string, status = 422) {
     super(message);
@@ -54,7 +55,8 @@ function getAt(doc: unknown, tokens: string[]): unknown {
 
 export function applyJsonPatch(target: unknown, ops: unknown): unknown {
   if (!Array.isArray(ops)) throw new PatchError('json patch must be an array of operations', 400);
-  if (ops.length > 10000) throw new PatchError('The allowed maximum operations in a JSON patch is 10000, got more', 422);
+  // handlers/patch.go maxJSONPatchOperations: a 413 RequestEntityTooLarge, as the patch handler answers.
+  if (ops.length > 10000) throw new PatchError(`Request entity too large: The allowed maximum operations in a JSON patch is 10000, got ${ops.length}`, 413);
   let doc = clone(target);
   for (const raw of ops as JsonPatchOp[]) {
     if (!isPlainObject(raw) || typeof raw.op !== 'string' || typeof raw.path !== 'string') throw new PatchError('malformed json patch operation', 400);
@@ -121,14 +123,35 @@ export function applyJsonPatch(target: unknown, ops: unknown): unknown {
 // ------------------------------------------------------------------ RFC 7386
 
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
+  return mergeMaps(target, patch, true);
+}
+
+/**
+ * RFC 7386 without recursion (patches may nest as deep as the decoder allows): objects merge key by key,
+ * anything else replaces, and a null deletes when `nullDeletes` (server-side apply keeps them out
+ * instead). Keys starting with `$` are directives of strategic merge patches; `dropDirectives` drops
+ * them (the fallback of strategicMerge for patches too deep for its recursion).
+ */
+function mergeMaps(target: unknown, patch: unknown, nullDeletes: boolean, dropDirectives = false): unknown {
   if (!isPlainObject(patch)) return clone(patch);
-  const out: Record<string, unknown> = isPlainObject(target) ? clone(target) : {};
-  for (const k of Object.keys(patch)) {
-    const v = patch[k];
-    if (v === null) delete out[k];
-    else out[k] = applyMergePatch(out[k], v);
+  const root: Record<string, unknown> = isPlainObject(target) ? clone(target) : {};
+  const stack: Array<[Record<string, unknown>, Record<string, unknown>]> = [[root, patch]];
+  while (stack.length > 0) {
+    const [out, p] = stack.pop()!;
+    for (const k of Object.keys(p)) {
+      if (dropDirectives && k.startsWith('$')) continue;
+      const v = p[k];
+      if (v === null) {
+        if (nullDeletes) delete out[k];
+      } else if (isPlainObject(v)) {
+        // `out` is already a private copy, so its children may be merged into in place.
+        const child = isPlainObject(out[k]) ? (out[k] as Record<string, unknown>) : {};
+        out[k] = child;
+        stack.push([child, v]);
+      } else out[k] = clone(v);
+    }
   }
-  return out;
+  return root;
 }
 
 // ------------------------------------------------------------------ strategic merge
@@ -227,6 +250,18 @@ function reorder(list: unknown[], order: unknown[], strategy: ListStrategy): unk
  * the applied configuration is merged rather than diffed.
  */
 export function strategicMerge(original: unknown, patch: unknown, path: string[] = [], nullDeletes = true): unknown {
+  if (path.length > 0) return strategicMergeAt(original, patch, path, nullDeletes);
+  try {
+    return strategicMergeAt(original, patch, path, nullDeletes);
+  } catch (e) {
+    if (!isStackOverflow(e)) throw e;
+    // Nested deeper than the recursion can go (the decoder allows 10000 levels): maps merge and lists
+    // are replaced, which is what strategic merge does for anything without merge keys.
+    return mergeMaps(original, patch, nullDeletes, true);
+  }
+}
+
+function strategicMergeAt(original: unknown, patch: unknown, path: string[], nullDeletes: boolean): unknown {
   if (!isPlainObject(patch)) return clone(patch);
   if (patch.$patch === 'replace') return stripDirectives(patch);
   if (patch.$patch === 'delete') return undefined;

@@ -24,7 +24,7 @@ export function sendError(res: ServerResponse, e: unknown): void {
   let err: ApiError;
   if (e instanceof ApiError) err = e;
   else if (e instanceof StoreError) err = new ApiError(e.status, e.reason, e.message);
-  else if (e instanceof PatchError) err = new ApiError(e.status, e.status === 422 ? 'Invalid' : 'BadRequest', e.message);
+  else if (e instanceof PatchError) err = new ApiError(e.status, e.status === 422 ? 'Invalid' : e.status === 413 ? 'RequestEntityTooLarge' : 'BadRequest', e.message);
   else if (e instanceof SelectorError) err = badRequest(e.message);
   else {
     log.error({ err: e, method: res.req?.method, url: res.req?.url }, 'internal error');

@@ -2,7 +2,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import { pathKey, scanJson, yamlDepthError } from './json-scan.ts';
+import { MAX_REQUEST_BODY_BYTES, readRawBody } from './request-body.ts';
 import { goDecodeError, goTypeOf } from './validation/builtin-types.ts';
 import { goFloat, goNumber, goQuote, goSharpV } from './validation/go-format.ts';
 import { isDNS1123Label, isQualifiedName, isValidLabelValue } from './validation/names.ts';
@@ -94,4 +97,29 @@ test('schemas: pruning keeps what is specified or preserved, and reports the res
   assert.deepEqual(obj, { apiVersion: 'x/v1', kind: 'X', metadata: { name: 'n' }, spec: { a: 1, keep: { anything: [1] }, m: { k: 'v' } } });
   assert.deepEqual(validateAgainstSchema({ spec: { a: 1.0, m: { k: 'v' } } }, schema, new Map()), []);
   assert.equal(validateAgainstSchema({ spec: { a: 1.5 } }, schema, new Map())[0].detail, 'spec.a in body must be of type integer: "number"');
+});
+
+test('request bodies: nothing beyond the limit is kept; an endless body is cut off', async () => {
+  const chunk = Buffer.alloc(1024 * 1024, 0x61);
+  const fake = (mib: number) => {
+    let sent = 0;
+    let destroyed = false;
+    const stream = Readable.from((function* () {
+      for (; sent < mib; sent++) yield chunk;
+    })());
+    Object.assign(stream, { headers: { 'content-type': 'application/json' }, socket: { destroy: () => (destroyed = true) } });
+    return { req: stream as unknown as IncomingMessage, sent: () => sent, destroyed: () => destroyed };
+  };
+  const small = fake(2);
+  assert.equal((await readRawBody(small.req)).bytes.length, 2 * 1024 * 1024);
+  // 4 MiB: refused, and the rest of the body is read (discarded) so the client gets the answer.
+  const over = fake(4);
+  await assert.rejects(readRawBody(over.req), (e: Error & { code?: number }) => e.code === 413 && e.message === `Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}`);
+  assert.equal(over.sent(), 4);
+  assert.equal(over.destroyed(), false);
+  // 200 MiB: the connection is cut once far more than the limit was discarded.
+  const endless = fake(200);
+  await assert.rejects(readRawBody(endless.req), (e: Error & { code?: number }) => e.code === 413);
+  assert.equal(endless.destroyed(), true);
+  assert.ok(endless.sent() < 100);
 });

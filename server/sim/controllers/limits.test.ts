@@ -48,6 +48,7 @@ test('a suspended JobSet with replicas 1e15 gets at most 10000 Jobs and a JobCre
     assert.equal(events.length, 1);
     const ev = events[0] as KubeObject & { reason: string; type: string; message: string; count: number };
     assert.equal(ev.reason, 'JobCreationFailed');
+    assert.ok(ev.count >= 1 && ev.count <= 25, `count ${ev.count}: the recorder's spam filter`);
     assert.equal(ev.type, 'Warning');
     assert.match(ev.message, /^not creating Job huge-w-10000: JobSet default\/huge already has 10000 of them/);
     assert.ok(f.get('v1', 'Service', 'huge'), 'the headless Service is still there');

@@ -245,6 +245,21 @@ export class Runtime extends StoreClient {
 
   /** The controller whose reconcile is running (the source of the events it records). */
   private current: Controller | undefined;
+  /** Token buckets of the recorder's spam filter, by event name. */
+  private readonly eventTokens = new Map<string, { tokens: number; at: number }>();
+
+  /** client-go's EventSourceObjectSpamFilter: a burst of 25 per event, then one per 5 minutes. */
+  private eventAllowed(name: string): boolean {
+    const now = this.nowMs();
+    const b = this.eventTokens.get(name) ?? { tokens: 25, at: now };
+    b.tokens = Math.min(25, b.tokens + (now - b.at) / 300_000);
+    b.at = now;
+    if (this.eventTokens.size > 10_000) this.eventTokens.clear();
+    this.eventTokens.set(name, b);
+    if (b.tokens < 1) return false;
+    b.tokens--;
+    return true;
+  }
 
   /**
    * Creates an object, unless its controller owner already has MAX_CHILDREN_PER_OWNER children of its kind: then a
@@ -264,11 +279,13 @@ export class Runtime extends StoreClient {
 
   /**
    * Records an Event about `obj` as client-go's recorder does: a repeat of the same reason and message
-   * updates one Event (count, lastTimestamp) instead of adding another.
+   * updates one Event (count, lastTimestamp) instead of adding another, and the spam filter drops
+   * repeats beyond its budget.
    */
   recordEvent(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
     const ns = obj.metadata.namespace ?? 'default';
     const name = `${obj.metadata.name}.${sha256Hex(`${obj.metadata.uid}/${reason}/${message}`).slice(0, 16)}`;
+    if (!this.eventAllowed(name)) return;
     const now = this.now();
     const component = this.current?.name ?? 'sim-controller';
     try {

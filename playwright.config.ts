@@ -10,6 +10,8 @@ function freePort(): string {
 }
 const port = (process.env.WMAP_E2E_PORT ??= freePort());
 const baseURL = `http://127.0.0.1:${port}`;
+// The TCP proxy a test puts between the browser and the server (a different Host the server must accept).
+const proxyPort = (process.env.WMAP_E2E_PROXY_PORT ??= freePort());
 
 export default defineConfig({
   testDir: './e2e',
@@ -37,7 +39,7 @@ export default defineConfig({
   webServer: {
     command: `node scripts/start.mjs --demo --port ${port}`,
     url: `${baseURL}/api/clusters`,
-    env: { WMAP_TEST_HOOKS: '1', NEXT_TELEMETRY_DISABLED: '1' },
+    env: { WMAP_TEST_HOOKS: '1', NEXT_TELEMETRY_DISABLED: '1', WMAP_ALLOWED_HOSTS: `127.0.0.1:${proxyPort}` },
     reuseExistingServer: false,
     // The first start builds the app.
     timeout: 240_000,

@@ -88,7 +88,7 @@ async function startPods(): Promise<string> {
   run(['scripts/start.mjs', '--demo', '--port', String(port)], { WMAP_TEST_HOOKS: '1' });
   await waitFor('the server', async () => ((await fetch(`${url}/api/clusters`)).ok ? true : null), 240_000);
   const hook = async (action: string, args: Record<string, unknown>) => {
-    const r = await fetch(`${url}/api/test-hooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action, args }) });
+    const r = await fetch(`${url}/api/test-hooks`, { method: 'POST', headers: { 'content-type': 'application/json', origin: url }, body: JSON.stringify({ action, args }) });
     if (!r.ok && r.status !== 409) throw new Error(`${action}: ${r.status} ${await r.text()}`);
   };
   const namespaces = 40;

@@ -8,7 +8,7 @@ export type Hook = (action: string, args?: Record<string, unknown>) => Promise<u
 
 export function hooks(baseURL: string): Hook {
   return async (action, args = {}) => {
-    const res = await fetch(`${baseURL}/api/test-hooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action, args }) });
+    const res = await fetch(`${baseURL}/api/test-hooks`, { method: 'POST', headers: { 'content-type': 'application/json', origin: baseURL }, body: JSON.stringify({ action, args }) });
     const body = (await res.json()) as { ok?: boolean; result?: unknown; error?: { message: string } };
     if (!res.ok) throw new Error(`test hook ${action}: ${body.error?.message ?? res.status}`);
     return body.result;

@@ -13,7 +13,7 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startProxy(target: URL): Promise<TcpProxy> {
+export async function startProxy(target: URL, listenPort = 0): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let refusing = false;
   const server = net.createServer((client) => {
@@ -35,7 +35,7 @@ export async function startProxy(target: URL): Promise<TcpProxy> {
     client.pipe(upstream);
     upstream.pipe(client);
   });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  await new Promise<void>((ok) => server.listen(listenPort, '127.0.0.1', ok));
   const port = (server.address() as net.AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,

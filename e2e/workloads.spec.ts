@@ -141,7 +141,8 @@ test('rows inserted above do not move what the user is reading', async ({ page, 
 });
 
 test('a dropped stream shows "reconnecting" and then recovers to the server state', async ({ page, baseURL }) => {
-  const proxy = await startProxy(new URL(baseURL!));
+  // The server lets this port's Host in (WMAP_ALLOWED_HOSTS in playwright.config.ts): a proxy is another authority.
+  const proxy = await startProxy(new URL(baseURL!), Number(process.env.WMAP_E2E_PROXY_PORT));
   try {
     await page.goto(`${proxy.url}/?namespace=${NS}`);
     const indicator = page.getByTestId('connection');

@@ -13,13 +13,22 @@ import { POST as validate } from './definitions/validate/route.ts';
 import { GET as stream } from './stream/route.ts';
 import { GET as clusters } from './clusters/route.ts';
 import { POST as hooks } from './test-hooks/route.ts';
+import { setValidator, startValidator } from '@/server/auth/index.ts';
+import { fileURLToPath } from 'node:url';
 
 const live = new LiveWorkloads({ clusters: [], catalog: LiveWorkloads.catalogEntries(loadCatalog()) });
 for (const o of jobSetObjects({ name: 'big', workers: 3, gpus: 8 })) live.index.upsert('lab', o);
 for (const o of jobSetObjects({ name: 'small', workers: 1, gpus: 1, state: 'pending' })) live.index.upsert('lab', o);
 live.index.flush();
 setRuntime({ live, startedAt: new Date().toISOString(), demo: null, testHooks: null });
-after(() => setRuntime(null));
+const validator = startValidator({ module: fileURLToPath(new URL('../../server/workloads/views.ts', import.meta.url)) });
+setValidator(validator);
+after(async () => {
+  setRuntime(null);
+  setValidator(null);
+  await validator.close();
+});
+const validateText = (text: string) => validate(new Request(url('/api/definitions/validate'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) }));
 
 const url = (path: string) => `http://127.0.0.1${path}`;
 
@@ -66,11 +75,13 @@ test('definitions: listing with workload counts, detail with YAML, validation wi
   assert.equal(js.workloads, 2);
   const detail = await (await getDefinition(new Request(url(`/api/definitions/${js.name}`)), { params: Promise.resolve({ name: js.name }) })).json();
   assert.match(detail.yaml, /structureDefinition/);
-  const bad = await (await validate(new Request(url('/api/definitions/validate'), { method: 'POST', body: 'apiVersion: run.ai/v1alpha1\nkind: Karta\nmetadata: {name: x}\nspec:\n  structureDefinition:\n    rootComponent: {name: r, kind: {group: g, version: v1, kind: K}, statusDefinition: {statusMappings: {}}, instanceIdPath: .a}\n' }))).json();
+  const bad = await (await validateText('apiVersion: run.ai/v1alpha1\nkind: Karta\nmetadata: {name: x}\nspec:\n  structureDefinition:\n    rootComponent: {name: r, kind: {group: g, version: v1, kind: K}, statusDefinition: {statusMappings: {}}, instanceIdPath: .a}\n')).json();
   assert.equal(bad.valid, false);
   assert.ok(bad.definitions[0].errors.some((e: { path: string }) => e.path === 'spec.structureDefinition.rootComponent.podSelector.componentInstanceSelector'));
-  const empty = await validate(new Request(url('/api/definitions/validate'), { method: 'POST', body: '' }));
-  assert.equal(empty.status, 400);
+  assert.equal((await validateText('  ')).status, 400);
+  const plain = await validate(new Request(url('/api/definitions/validate'), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'kind: Karta' }));
+  assert.equal(plain.status, 415);
+  assert.equal((await plain.json()).error.code, 'unsupported_media_type');
 });
 
 test('the stream starts with a snapshot of the filtered rows', async () => {

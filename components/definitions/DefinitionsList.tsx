@@ -58,7 +58,7 @@ export function ValidBadge({ d }: { d: Pick<DefinitionItem, 'valid'> & Partial<P
 
 function Validate() {
   const [text, setText] = useState('');
-  const m = useMutation({ mutationFn: (body: string) => getJson<ValidateResult>('/api/definitions/validate', { method: 'POST', body, headers: { 'content-type': 'text/plain' } }) });
+  const m = useMutation({ mutationFn: (body: string) => getJson<ValidateResult>('/api/definitions/validate', { method: 'POST', body: JSON.stringify({ text: body }), headers: { 'content-type': 'application/json' } }) });
   return (
     <details className="rounded-lg border border-slate-200 dark:border-slate-800">
       <summary className="cursor-pointer px-3 py-2 text-sm font-medium">Validate a definition</summary>

@@ -80,9 +80,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG or ~/.kube/config)')
     .option('--context <name...>', 'only these contexts')
     .option('--token <token>', 'access token required from clients (or WMAP_TOKEN)')
-    .action(async (o: { port: string; host: string; demo: boolean; kubeconfig?: string; context?: string[]; token?: string }) => {
+    .option('--allowed-host <name...>', 'host names or addresses clients use to reach an exposed server (or WMAP_ALLOWED_HOSTS)')
+    .action(async (o: { port: string; host: string; demo: boolean; kubeconfig?: string; context?: string[]; token?: string; allowedHost?: string[] }) => {
       const { serve } = await import('./serve.ts');
-      const s = await serve({ port: Number(o.port), host: o.host, demo: o.demo, kubeconfig: o.kubeconfig, contexts: o.context, token: o.token });
+      const s = await serve({ port: Number(o.port), host: o.host, demo: o.demo, kubeconfig: o.kubeconfig, contexts: o.context, token: o.token, allowedHosts: o.allowedHost });
       await waitForSignal();
       // Stopping must never hang on a slow peer or a busy stretch: a few seconds, then out.
       setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();

@@ -4,7 +4,6 @@
  * (or with `--demo`). Binding beyond loopback requires an access token.
  */
 import http from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import { setRuntime, type Runtime } from '../workloads/runtime.ts';
 import { logger } from '../log/index.ts';
 import type { SimHandle } from '../sim/index.ts';
 import { simTestHooks } from './test-hooks.ts';
+import { buildScriptHashes, isLoopbackBind, parseHostList, requestGate, setValidator, startValidator } from '../auth/index.ts';
 
 export interface ServeOptions {
   port: number;
@@ -23,25 +23,11 @@ export interface ServeOptions {
   kubeconfig?: string;
   contexts?: string[];
   token?: string;
+  /** Host names an exposed server answers to besides its bind address (also WMAP_ALLOWED_HOSTS). */
+  allowedHosts?: string[];
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
-
-function tokenMatches(given: string | undefined, want: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(want);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function cookieToken(header: string | undefined): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === 'wmap_token') return decodeURIComponent(v.join('='));
-  }
-  return undefined;
-}
 
 export interface Served {
   url: string;
@@ -51,9 +37,12 @@ export interface Served {
 
 export async function serve(opts: ServeOptions): Promise<Served> {
   const log = logger('serve');
-  const exposed = !LOOPBACK.has(opts.host);
+  const exposed = !isLoopbackBind(opts.host);
   const token = opts.token ?? process.env.WMAP_TOKEN;
   if (exposed && !token) throw new Error(`binding to ${opts.host} exposes the dashboard beyond this machine: set an access token with --token or WMAP_TOKEN`);
+  const allowedHosts = opts.allowedHosts ?? parseHostList(process.env.WMAP_ALLOWED_HOSTS);
+  // Fails now (before anything starts) when the host names an exposed server answers to are unknown.
+  requestGate({ bindHost: opts.host, port: opts.port || 1, token, allowedHosts });
 
   let sim: SimHandle | null = null;
   let clusters;
@@ -86,24 +75,14 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   const nextApp = app as unknown as { close?: () => Promise<void> };
   const handle = app.getRequestHandler();
 
+  // Definition validation (client-sized YAML and expressions) runs in a worker with its own limits.
+  const validator = startValidator({ module: join(ROOT, 'server', 'workloads', 'views.ts') });
+  setValidator(validator);
+  const scriptHashes = buildScriptHashes(join(ROOT, '.next'));
+  // The gate needs the port the server really listens on (port 0 picks one), so it is made on listen.
+  let gate: ReturnType<typeof requestGate> | null = null;
   const server = http.createServer((req, res) => {
-    if (token) {
-      const url = new URL(req.url ?? '/', 'http://x');
-      const fromQuery = url.searchParams.get('token') ?? undefined;
-      const bearer = req.headers.authorization?.startsWith('Bearer ') ? req.headers.authorization.slice(7) : undefined;
-      if (fromQuery && tokenMatches(fromQuery, token)) {
-        // Trade the link's token for an HttpOnly cookie and drop it from the address bar.
-        url.searchParams.delete('token');
-        res.writeHead(303, { location: `${url.pathname}${url.search}`, 'set-cookie': `wmap_token=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/` });
-        res.end();
-        return;
-      }
-      if (!tokenMatches(bearer ?? cookieToken(req.headers.cookie), token)) {
-        res.writeHead(401, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { code: 'unauthorized', message: 'an access token is required (Authorization: Bearer <token>, or open the link with ?token=<token>)' } }));
-        return;
-      }
-    }
+    if (!gate || gate.refuse(req, res)) return;
     void handle(req, res);
   });
   await new Promise<void>((ok, fail) => {
@@ -112,6 +91,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+  gate = requestGate({ bindHost: opts.host, port, token, allowedHosts, scriptHashes });
   const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
   log.info({ url, clusters: clusters.map((c) => c.name), tokenRequired: exposed }, `workload-map at ${url}`);
   return {
@@ -121,6 +101,8 @@ export async function serve(opts: ServeOptions): Promise<Served> {
       await new Promise<void>((ok) => { server.close(() => ok()); server.closeAllConnections(); });
       live.stop();
       setRuntime(null);
+      setValidator(null);
+      await validator.close();
       await nextApp.close?.();
       await sim?.stop();
     },

@@ -12,7 +12,7 @@ export async function GET(req: Request, { params }: { params: Promise<{ name: st
   return withRuntime((rt) => {
     const p = query.safeParse(queryObject(new URL(req.url)));
     if (!p.success) return badRequest(p.error);
-    const d = definitionDetail(rt.live.index, decodeURIComponent(name), p.data.source, p.data.cluster);
+    const d = definitionDetail(rt.live.index, name, p.data.source, p.data.cluster);
     return d ? Response.json(d) : jsonError(404, 'not_found', `no definition named ${name}`);
   });
 }

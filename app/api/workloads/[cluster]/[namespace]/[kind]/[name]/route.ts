@@ -11,7 +11,7 @@ interface Params {
 export async function GET(_req: Request, { params }: Params): Promise<Response> {
   const { cluster, namespace, kind, name } = await params;
   return withRuntime((rt) => {
-    const d = workloadDetail(rt.live.index, decodeURIComponent(cluster), decodeURIComponent(namespace), decodeURIComponent(kind), decodeURIComponent(name));
+    const d = workloadDetail(rt.live.index, cluster, namespace, kind, name);
     if (!d) return jsonError(404, 'not_found', `no workload ${kind} ${namespace}/${name} in cluster ${cluster}`);
     return Response.json(d);
   });

@@ -1,0 +1,8 @@
+/** Request safety for the custom server and the route handlers: the gate, bounded bodies, off-thread validation. */
+export { requestGate, type Gate, type GateOptions } from './gate.ts';
+export { parseHostList, isLoopbackBind } from './hosts.ts';
+export { buildScriptHashes } from './security-headers.ts';
+export { readJsonBody, MAX_BODY_BYTES, MAX_JSON_DEPTH } from './body.ts';
+export { problemBody, type RequestProblem } from './problem.ts';
+export { startValidator } from './validation.ts';
+export { setValidator, getValidator, type Validator, type ValidationAnswer } from './validator-registry.ts';

@@ -22,7 +22,10 @@ export interface RowTotals {
   workloads: number;
   allocated: number;
   requested: number;
+  /** Summed over the rows whose desired GPUs are known. */
   desired: number;
+  /** Rows whose desired GPUs are unknown (no definition describes them), left out of `desired`. */
+  desiredUnknown: number;
   podsReady: number;
   podsTotal: number;
 }
@@ -34,6 +37,24 @@ export interface WorkloadDetail {
   /** The root object as the cluster holds it (trimmed to what the engine reads). */
   object: unknown;
   definition: { name: string; source: string; yaml: string };
+  /**
+   * The root and everything it validly owns, as the cluster holds it: each object with the uid of
+   * its owner in this list (null for the root), pods with their phase, node and GPUs. The raw
+   * ownership tree, and for a workload without a definition the starting point for writing one.
+   * At most `OWNED_LIMIT` objects; `ownedTruncated` says how many more there are.
+   */
+  owned: OwnedObject[];
+  ownedTruncated: number;
+}
+
+export interface OwnedObject {
+  uid: string;
+  owner: string | null;
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  pod: { phase: string; node: string | null; gpus: number; allocated: boolean } | null;
 }
 
 export interface DefinitionComponent {

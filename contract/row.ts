@@ -24,6 +24,11 @@ export interface WorkloadRow {
     requested: number;
     desired: number;
     byResource: { allocated: GpuAmounts; requested: GpuAmounts; desired: GpuAmounts };
+    /**
+     * Figures that are not known (shown as unknown, never as 0, and left out of totals with a
+     * count): `desired` for a workload no definition describes (no template says what it asks for).
+     */
+    unknown: GpuField[];
   };
   pods: { ready: number; total: number };
   roles: Array<{ name: string; pods: number; desired: number }>;
@@ -31,13 +36,25 @@ export interface WorkloadRow {
   rolesSummary: string;
   /** ISO timestamp of the root's creation. */
   createdAt: string | null;
+  /** The definition that describes it; source `none` (and no name) when none does. */
   definition: { name: string; source: string };
+  ownership: RowOwnership;
   errors: string[];
   /**
    * Set while a kind this row is built from (its root's, its owned objects', pods) cannot be listed or
    * watched: the row shows what was last seen, which may be out of date. `null` when fresh.
    */
   stale: RowStaleness | null;
+}
+
+export type GpuField = 'allocated' | 'requested' | 'desired';
+
+/** What a row's root says about its owners, read as the garbage collector reads ownerReferences. */
+export interface RowOwnership {
+  /** The object that owns the root but has no definition (the row is the served object below it). */
+  ownedBy: { apiVersion: string; kind: string; namespace: string; name: string } | null;
+  /** Why the root's chain stops short of the owners it names: an absent or invalid owner, itself, a cycle. */
+  broken: string | null;
 }
 
 export interface RowStaleness {

@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { OwnershipPanel } from './OwnershipPanel.tsx';
 import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { stringify } from 'yaml';
@@ -149,7 +150,7 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
             requested <b data-testid="gpus-requested">{formatGpus(shown.gpus.requested)}</b>
           </span>
           <span>
-            desired <b data-testid="gpus-desired">{formatGpus(shown.gpus.desired)}</b>
+            desired <b data-testid="gpus-desired" title={shown.gpus.unknown.includes('desired') ? 'unknown: no definition says what this workload asks for' : undefined}>{shown.gpus.unknown.includes('desired') ? '?' : formatGpus(shown.gpus.desired)}</b>
           </span>
           <span>
             pods {shown.pods.ready}/{shown.pods.total} ready
@@ -183,6 +184,7 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
       </div>
       <RolesPanel tree={tree} />
       <PodsPanel tree={tree} />
+      <OwnershipPanel detail={data} />
       <GangPanel tree={tree} />
       <Panel title="Root object (YAML)" id="panel-yaml">
         <details>

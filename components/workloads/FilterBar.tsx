@@ -99,6 +99,15 @@ export function FilterBar({ view, setView, facets, cel, searchRef }: { view: Vie
         <button type="button" className={chip(view.preset === 'waiting')} aria-pressed={view.preset === 'waiting'} onClick={() => preset('waiting')} title="Requested more GPUs than are allocated (pods waiting to be scheduled)">
           Waiting for GPUs
         </button>
+        <button
+          type="button"
+          className={chip(view.definition.includes('none'))}
+          aria-pressed={view.definition.includes('none')}
+          onClick={() => patch({ definition: view.definition.includes('none') ? view.definition.filter((d) => d !== 'none') : [...view.definition, 'none'] })}
+          title="Workloads of kinds no definition describes (their pods and GPUs are counted; what they ask for is unknown)"
+        >
+          No definition
+        </button>
         <button type="button" className={chip(showCel || view.cel !== '')} aria-expanded={showCel || view.cel !== ''} aria-controls="cel-filter" onClick={() => setShowCel((s) => !s)}>
           CEL filter
         </button>

@@ -8,12 +8,15 @@ import { amountsText, migProfiles } from './format.ts';
  */
 export function GpuCell({ gpus }: { gpus: WorkloadRow['gpus'] }) {
   const { allocated, requested, desired, byResource } = gpus;
-  const scale = Math.max(allocated, requested, desired);
+  // Unknown is shown as unknown, never as 0 (a workload no definition describes asks for an unknown amount).
+  const desiredUnknown = gpus.unknown.includes('desired');
+  const desiredText = desiredUnknown ? '?' : formatGpus(desired);
+  const scale = Math.max(allocated, requested, desiredUnknown ? 0 : desired);
   const mig = migProfiles(byResource.allocated, byResource.requested, byResource.desired);
   const title = [
     `allocated: ${amountsText(byResource.allocated)}`,
     `requested: ${amountsText(byResource.requested)}`,
-    `desired: ${amountsText(byResource.desired)}`,
+    desiredUnknown ? 'desired: unknown (no definition says what this workload asks for)' : `desired: ${amountsText(byResource.desired)}`,
   ].join('\n');
   const pct = (n: number) => `${scale > 0 ? (n / scale) * 100 : 0}%`;
   return (
@@ -21,7 +24,7 @@ export function GpuCell({ gpus }: { gpus: WorkloadRow['gpus'] }) {
       <div className="flex items-baseline gap-1 tabular-nums">
         <span className="font-semibold">{formatGpus(allocated)}</span>
         <span className="text-xs text-slate-500 dark:text-slate-400">
-          / {formatGpus(requested)} / {formatGpus(desired)}
+          / {formatGpus(requested)} / <span data-testid="gpus-desired">{desiredText}</span>
         </span>
         {mig.length > 0 && (
           <span className="ml-auto rounded bg-lime-100 px-1 text-[10px] font-semibold text-lime-800 dark:bg-lime-950 dark:text-lime-300" title={`MIG slices: ${mig.join(', ')}`}>
@@ -29,7 +32,7 @@ export function GpuCell({ gpus }: { gpus: WorkloadRow['gpus'] }) {
           </span>
         )}
         <span className="sr-only">
-          GPUs: {formatGpus(allocated)} allocated, {formatGpus(requested)} requested, {formatGpus(desired)} desired{mig.length ? `, MIG ${mig.join(', ')}` : ''}
+          GPUs: {formatGpus(allocated)} allocated, {formatGpus(requested)} requested, {desiredUnknown ? 'unknown' : formatGpus(desired)} desired{mig.length ? `, MIG ${mig.join(', ')}` : ''}
         </span>
       </div>
       <div className="relative h-1.5 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700" aria-hidden="true">

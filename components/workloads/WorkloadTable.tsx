@@ -33,6 +33,13 @@ function SortButton({ k, label, title, sort, order, onSort }: { k: SortKey; labe
   );
 }
 
+/** What a row's ownership note says, for people. */
+function ownershipText(o: WorkloadRow['ownership']): string {
+  if (o.broken) return `Ownership: ${o.broken}`;
+  const by = o.ownedBy!;
+  return `Owned by ${by.kind} ${by.namespace ? `${by.namespace}/` : ''}${by.name} (${by.apiVersion}), which no definition describes`;
+}
+
 /** One cell: the column's text, with a richer rendering where the table has one (badge, bar, link). */
 function Cell({ column, row, now, href }: { column: RowColumn; row: WorkloadRow; now: number; href: string }) {
   const muted = 'truncate text-slate-600 dark:text-slate-300';
@@ -44,6 +51,11 @@ function Cell({ column, row, now, href }: { column: RowColumn; row: WorkloadRow;
           <span className={muted} title={`${row.kind} (${row.apiVersion})`}>
             {row.kind}
           </span>
+          {row.definition.source === 'none' && (
+            <span className="shrink-0 rounded bg-slate-200 px-1 text-[10px] font-semibold text-slate-700 dark:bg-slate-700 dark:text-slate-200" title="No definition describes this kind: its pods and GPUs are exact, what it asks for is unknown, its status comes from its pods" data-testid="no-definition">
+              no definition
+            </span>
+          )}
         </div>
       );
     case 'name':
@@ -56,6 +68,11 @@ function Cell({ column, row, now, href }: { column: RowColumn; row: WorkloadRow;
           {row.stale && (
             <span className="shrink-0 text-xs text-amber-700 dark:text-amber-400" title={`Stale since ${new Date(row.stale.since).toLocaleTimeString()}: ${row.stale.reason}`} aria-label="stale" data-testid="row-stale">
               ⏱
+            </span>
+          )}
+          {(row.ownership.ownedBy || row.ownership.broken) && (
+            <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400" title={ownershipText(row.ownership)} aria-label={ownershipText(row.ownership)} data-testid="row-ownership">
+              {row.ownership.broken ? '⛓' : '↑'}
             </span>
           )}
           {row.errors.length > 0 && (

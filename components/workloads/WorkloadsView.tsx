@@ -145,6 +145,11 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
           <span className="font-semibold text-slate-900 dark:text-white" data-testid="total-desired">
             {live.hasSnapshot ? formatGpus(t.desired) : '–'}
           </span>
+          {t.desiredUnknown > 0 && (
+            <span className="text-slate-500" title="Workloads no definition describes: what they ask for is unknown, so it is not in this sum" data-testid="total-desired-unknown">
+              {' '}+ {t.desiredUnknown} unknown
+            </span>
+          )}
         </span>
         <span className="text-slate-500">
           pods {t.podsReady}/{t.podsTotal} ready

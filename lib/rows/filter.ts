@@ -4,7 +4,7 @@
  */
 import type { WorkloadRow } from '../../contract/index.ts';
 import { celMessage, compileCelFilter, TOTAL_COST_LIMIT } from './cel-filter.ts';
-import type { RowQuery } from './query.ts';
+import { NO_DEFINITION_FILTER, type RowQuery } from './query.ts';
 
 // One lower-cased haystack per row object (rows are immutable; a change is a new object).
 const haystacks = new WeakMap<WorkloadRow, string>();
@@ -64,6 +64,7 @@ export function rowMatcher(v: RowQuery, now: number, rows?: readonly WorkloadRow
   const kind = lower(v.kind);
   const namespace = v.namespace.length ? new Set(v.namespace) : null;
   const cluster = v.cluster.length ? new Set(v.cluster) : null;
+  const definition = v.definition.length ? new Set(v.definition) : null;
   const { gpuField: field, minGpus: min, maxGpus: max, preset } = v;
   const cel: CelOutcome = { error: null, failures: 0, firstError: null };
   let celTest: ((row: WorkloadRow) => boolean) | null = null;
@@ -86,7 +87,10 @@ export function rowMatcher(v: RowQuery, now: number, rows?: readonly WorkloadRow
       if (kind && !kindNames(r).some((k) => kind.has(k))) return false;
       if (namespace && !namespace.has(r.namespace)) return false;
       if (cluster && !cluster.has(r.cluster)) return false;
+      if (definition && !definition.has(r.definition.source === 'none' ? NO_DEFINITION_FILTER : r.definition.name)) return false;
       const g = r.gpus[field];
+      // An unknown figure is in no range: it is not 0, and not anything else either.
+      if ((min !== null || max !== null) && r.gpus.unknown.includes(field)) return false;
       if (min !== null && g < min) return false;
       if (max !== null && g > max) return false;
       if (preset === 'using' && !(r.gpus.allocated > 0)) return false;

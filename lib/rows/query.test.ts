@@ -36,6 +36,7 @@ test('every field survives a round trip through the URL', () => {
     kind: ['JobSet'],
     namespace: ['team-a', 'team b'],
     cluster: ['prod/eu,1'],
+    definition: ['none', 'jobset-x-k8s-io-jobset-v1alpha2'],
     gpuField: 'requested',
     minGpus: 4,
     maxGpus: 16,
@@ -85,7 +86,7 @@ test('text terms split on whitespace', () => {
 });
 
 test('totals of what is shown; facet counts list each value once', () => {
-  assert.deepEqual(totalsOf(CASE_ROWS), { workloads: 4, allocated: 13, requested: 21, desired: 21, podsReady: 0, podsTotal: 0 });
+  assert.deepEqual(totalsOf(CASE_ROWS), { workloads: 4, allocated: 13, requested: 21, desired: 21, desiredUnknown: 0, podsReady: 0, podsTotal: 0 });
   const r = runQuery(CASE_ROWS, parseQuery('namespace=team-a').query, CASE_NOW);
   assert.deepEqual([r.totals.workloads, r.totals.allocated, r.totals.requested], [2, 12, 20]);
   assert.deepEqual(facetCounts(CASE_ROWS, 'namespace'), [{ value: 'team-a', count: 2 }, { value: 'team-b', count: 2 }]);
@@ -100,4 +101,25 @@ test('10,000 varied rows: every query gives a total order that is stable across 
     assert.ok(a.length > 0, qs);
     assert.deepEqual(a, b, qs);
   }
+});
+
+test('workloads without a definition: filtered by definition=none; their unknown desired GPUs are in no range, sort last and stay out of the sum', async () => {
+  const { makeRow } = await import('./test-rows.ts');
+  const { runQuery } = await import('./run-query.ts');
+  const rows = [
+    makeRow({ name: 'known', allocated: 4, desired: 8 }),
+    makeRow({ name: 'trainjob', kind: 'TrainJob', allocated: 16, desired: 0, noDefinition: true }),
+    makeRow({ name: 'small', allocated: 1, desired: 1 }),
+  ];
+  const names = (q: string) => runQuery(rows, parseQuery(q).query, Date.parse('2026-12-02T10:00:00Z')).rows.map((r) => r.name);
+  assert.deepEqual(names('definition=none'), ['trainjob']);
+  assert.deepEqual(names('definition=jobset-x-k8s-io-jobset-v1alpha2'), ['known', 'small']);
+  assert.deepEqual(names('gpuField=desired&maxGpus=100'), ['known', 'small']);
+  assert.deepEqual(names('gpuField=allocated&minGpus=10'), ['trainjob']);
+  assert.deepEqual(names('sort=desired'), ['known', 'small', 'trainjob']);
+  assert.deepEqual(names('sort=desired&order=asc'), ['small', 'known', 'trainjob']);
+  const t = runQuery(rows, parseQuery('').query, 0).totals;
+  assert.equal(t.desired, 9);
+  assert.equal(t.desiredUnknown, 1);
+  assert.equal(t.allocated, 21);
 });

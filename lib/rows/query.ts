@@ -26,6 +26,8 @@ export interface RowQuery {
   kind: string[];
   namespace: string[];
   cluster: string[];
+  /** Any of these definitions, by name; `none` for workloads no definition describes. */
+  definition: string[];
   /** Which GPU figure the range applies to. */
   gpuField: GpuField;
   minGpus: number | null;
@@ -43,6 +45,7 @@ export const DEFAULT_QUERY: RowQuery = Object.freeze({
   kind: [],
   namespace: [],
   cluster: [],
+  definition: [],
   gpuField: 'allocated',
   minGpus: null,
   maxGpus: null,
@@ -61,7 +64,9 @@ export function defaultOrderFor(key: SortKey): SortOrder {
   return key === 'allocated' || key === 'requested' || key === 'desired' || key === 'pods' ? 'desc' : 'asc';
 }
 
-const LIST_KEYS = ['status', 'kind', 'namespace', 'cluster'] as const;
+const LIST_KEYS = ['status', 'kind', 'namespace', 'cluster', 'definition'] as const;
+/** The `definition` filter's value for workloads without one. */
+export const NO_DEFINITION_FILTER = 'none';
 // Older API spellings that still name a sort key.
 const SORT_ALIASES: Record<string, SortKey> = { gpus: 'allocated' };
 
@@ -129,6 +134,7 @@ export function parseQuery(params: ParamsLike | string): { query: RowQuery; prob
     kind: readList(p, 'kind', true),
     namespace: readList(p, 'namespace', true),
     cluster: readList(p, 'cluster', false),
+    definition: readList(p, 'definition', true),
     gpuField: oneOf(p, 'gpuField', GPU_FIELDS, problems) ?? DEFAULT_QUERY.gpuField,
     minGpus: count(p, 'minGpus', problems),
     maxGpus: count(p, 'maxGpus', problems),

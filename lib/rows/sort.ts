@@ -59,8 +59,11 @@ const KEYS: Record<SortKey, Key> = {
 export function sortRows(rows: readonly WorkloadRow[], key: SortKey, order: SortOrder): WorkloadRow[] {
   const k = KEYS[key];
   const dir = order === 'asc' ? 1 : -1;
-  const decorated = rows.map((row) => ({ row, k: k(row) }));
+  // An unknown figure sorts after every known one, whichever the order: it is not the smallest.
+  const unknownOf = key === 'allocated' || key === 'requested' || key === 'desired' ? (r: WorkloadRow) => r.gpus.unknown.includes(key) : () => false;
+  const decorated = rows.map((row) => ({ row, k: k(row), unknown: unknownOf(row) }));
   decorated.sort((a, b) => {
+    if (a.unknown !== b.unknown) return a.unknown ? 1 : -1;
     const x = a.k;
     const y = b.k;
     const c = typeof x === 'number' && typeof y === 'number' ? (x === y ? 0 : x < y ? -1 : 1) : cmpStr(String(x), String(y));

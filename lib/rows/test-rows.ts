@@ -17,6 +17,8 @@ export interface RowInput {
   total?: number;
   roles?: WorkloadRow['roles'];
   createdAt?: string | null;
+  /** No definition describes the row (its desired GPUs are unknown). */
+  noDefinition?: boolean;
 }
 
 export function makeRow(i: RowInput = {}): WorkloadRow {
@@ -46,12 +48,14 @@ export function makeRow(i: RowInput = {}): WorkloadRow {
       requested,
       desired,
       byResource: { allocated: amounts(allocated), requested: amounts(requested), desired: amounts(desired) },
+      unknown: i.noDefinition ? ['desired'] : [],
     },
     pods: { ready: i.ready ?? 0, total: i.total ?? 0 },
     roles,
     rolesSummary: roles.map((r) => `${r.pods} ${r.name}`).join(' · '),
     createdAt: i.createdAt === undefined ? '2026-12-01T10:00:00Z' : i.createdAt,
-    definition: { name: 'jobset-x-k8s-io-jobset-v1alpha2', source: 'catalog' },
+    definition: i.noDefinition ? { name: '', source: 'none' } : { name: 'jobset-x-k8s-io-jobset-v1alpha2', source: 'catalog' },
+    ownership: { ownedBy: null, broken: null },
     errors: [],
     stale: null,
   };

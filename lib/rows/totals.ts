@@ -4,11 +4,13 @@ import type { RowTotals, WorkloadRow } from '../../contract/index.ts';
 export type Totals = RowTotals;
 
 export function totalsOf(rows: readonly WorkloadRow[]): Totals {
-  const t: Totals = { workloads: rows.length, allocated: 0, requested: 0, desired: 0, podsReady: 0, podsTotal: 0 };
+  const t: Totals = { workloads: rows.length, allocated: 0, requested: 0, desired: 0, desiredUnknown: 0, podsReady: 0, podsTotal: 0 };
   for (const r of rows) {
     t.allocated += r.gpus.allocated;
     t.requested += r.gpus.requested;
-    t.desired += r.gpus.desired;
+    // A row whose desired GPUs are unknown adds nothing to the sum and is counted apart.
+    if (r.gpus.unknown.includes('desired')) t.desiredUnknown++;
+    else t.desired += r.gpus.desired;
     t.podsReady += r.pods.ready;
     t.podsTotal += r.pods.total;
   }

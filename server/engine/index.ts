@@ -15,6 +15,8 @@ export type { KubeObject } from './k8s.ts';
 export { apiGroupOf, describeObject, isPod, podIsFinished } from './k8s.ts';
 export { resolveWorkload, emptyTree, type ResolveOptions } from './resolve/resolve.ts';
 export { ownedClosure } from './resolve/ownership.ts';
+export { resolveWithoutDefinition, statusFromPods, NO_DEFINITION } from './resolve/generic.ts';
+export { ownerMismatch, ownerRefsOf, refText, validOwner, type OwnerReference } from './owner-rules.ts';
 export { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, podSpecGpus, sumAmounts } from './gpu.ts';
 export { parseQuantity } from './quantity.ts';
 export { planComponentUpdate, planSuspend, type PodTemplateChanges, type PlannedPatch } from './updates.ts';

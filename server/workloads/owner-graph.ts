@@ -1,16 +1,38 @@
 /**
  * One cluster's objects and who owns whom, as the garbage collector sees it: objects by uid, owner
  * uid → owned uids (an owner may not have arrived yet), uids by `group/Kind`, and the walk from any
- * object up to the root of its workload. Knows no definitions: what counts as a root is the caller's.
+ * object up to the root of its workload. A link counts only when the owner with the reference's uid
+ * also has its kind, group and name, in the dependent's namespace (engine owner-rules.ts); any
+ * other reference is broken and its owner absent. Knows no definitions: which objects are served
+ * is the caller's.
  */
-import type { KubeObject } from '../engine/index.ts';
+import { isPod, ownerMismatch, ownerRefsOf, refText, type KubeObject, type OwnerReference } from '../engine/index.ts';
 import { groupKindOf } from './group-kind.ts';
+
+/** Where the walk up from an object ends: at a workload root, or waiting for an owner that may still arrive. */
+export type RootFound = { uid: string; served: boolean } | { waiting: string };
+
+export interface RootRule {
+  /** Does a definition serve this object? (`top`: nothing valid owns it — a pod is served only then, as a bare pod.) */
+  isServed(o: KubeObject, top: boolean): boolean;
+  /** May an absent owner of this reference still arrive (its kind is being listed)? Then the walk waits. */
+  mayArrive(ref: OwnerReference): boolean;
+}
+
+/** How an object's ownership reads: its valid owner, or why it has none though it names one. */
+export interface OwnerLink {
+  owner: KubeObject | null;
+  /** The reference followed (the controller's first). */
+  ref: OwnerReference | null;
+  /** Set when the object names owners but none is valid: absent, invalid, itself. */
+  broken: string | null;
+  /** An absent owner whose kind is being listed (only when `broken` is about absence). */
+  absentRef: OwnerReference | null;
+}
 
 export function uidOf(o: KubeObject): string {
   return typeof o.metadata?.uid === 'string' ? o.metadata.uid : '';
 }
-
-type OwnerRefs = NonNullable<NonNullable<KubeObject['metadata']>['ownerReferences']>;
 
 export class OwnerGraph {
   private readonly objects = new Map<string, KubeObject>();
@@ -88,11 +110,13 @@ export class OwnerGraph {
     const seen = new Set<string>([rootUid]);
     const queue = [rootUid];
     for (let i = 0; i < queue.length; i++) {
+      const owner = this.objects.get(queue[i]);
       for (const child of this.children.get(queue[i]) ?? []) {
         if (seen.has(child)) continue;
-        seen.add(child);
         const o = this.objects.get(child);
-        if (!o) continue;
+        // Only what this object validly owns: a reference with its uid under another name or namespace is not ownership.
+        if (!o || (owner && !ownerRefsOf(o).some((r) => r.uid === queue[i] && ownerMismatch(r, owner, o) === null))) continue;
+        seen.add(child);
         out.push(o);
         queue.push(child);
       }
@@ -100,34 +124,94 @@ export class OwnerGraph {
     return out;
   }
 
-  /**
-   * The root an object belongs to: walking present owners (the controller first) until `isRoot`
-   * holds. `memo` (uid → root) shares the walk between objects with common owners while the links
-   * stay as they are. An ownership cycle has no root.
-   */
-  rootOf(obj: KubeObject, isRoot: (o: KubeObject) => boolean, memo?: Map<string, string | null>): string | null {
-    let cur: KubeObject | undefined = obj;
-    const walked: string[] = [];
-    let root: string | null = null;
-    while (cur) {
-      const uid = uidOf(cur);
-      const known = memo?.get(uid);
-      if (known !== undefined) {
-        root = known;
-        break;
+  /** The valid owner of an object (its controller first), or why the references it carries lead nowhere. */
+  ownerLink(obj: KubeObject): OwnerLink {
+    const refs = ownerRefsOf(obj);
+    if (refs.length === 0) return { owner: null, ref: null, broken: null, absentRef: null };
+    const ordered = [...refs.filter((r) => r.controller === true), ...refs.filter((r) => r.controller !== true)];
+    let why: string | null = null;
+    let absentRef: OwnerReference | null = null;
+    for (const ref of ordered) {
+      const owner = typeof ref.uid === 'string' && ref.uid ? this.objects.get(ref.uid) : undefined;
+      if (!owner) {
+        why ??= `its owner ${refText(ref)} is absent`;
+        absentRef ??= ref;
+        continue;
       }
-      if (walked.includes(uid)) break;
-      walked.push(uid);
-      if (isRoot(cur)) {
-        root = uid;
-        break;
-      }
-      const refs: OwnerRefs = cur.metadata?.ownerReferences ?? [];
-      const ref = refs.find((r) => r?.controller && r.uid && this.objects.has(r.uid)) ?? refs.find((r) => r?.uid && this.objects.has(r.uid));
-      cur = ref?.uid ? this.objects.get(ref.uid) : undefined;
+      const mismatch = ownerMismatch(ref, owner, obj);
+      if (mismatch === null) return { owner, ref, broken: null, absentRef: null };
+      why ??= mismatch;
     }
-    if (memo) for (const uid of walked) memo.set(uid, root);
-    return root;
+    return { owner: null, ref: null, broken: why, absentRef };
+  }
+
+  /**
+   * The root an object belongs to, walking valid owners up to the top: the highest object a
+   * definition serves, else the top of the chain itself (a workload without a definition). An
+   * ownership cycle ends the walk where it closes. The walk waits (no root yet) when the top's
+   * absent owner may still arrive. `memo` shares walks between siblings while the links stay as they are.
+   */
+  rootOf(obj: KubeObject, rule: RootRule, memo?: Map<string, RootFound>): RootFound {
+    const chain: KubeObject[] = [];
+    const at = new Map<string, number>();
+    let above: RootFound | undefined;
+    // The top of the chain; in a cycle, the member with the smallest uid, whichever way the walk came in.
+    let topIndex = -1;
+    for (let cur: KubeObject = obj; ; ) {
+      const uid = uidOf(cur);
+      above = memo?.get(uid);
+      if (above !== undefined) break;
+      at.set(uid, chain.length);
+      chain.push(cur);
+      const next: KubeObject | null = this.ownerLink(cur).owner;
+      if (!next) break;
+      const seen = at.get(uidOf(next));
+      if (seen !== undefined) {
+        topIndex = seen;
+        for (let k = seen + 1; k < chain.length; k++) if (uidOf(chain[k]) < uidOf(chain[topIndex])) topIndex = k;
+        break;
+      }
+      cur = next;
+    }
+    const results = new Array<RootFound>(chain.length);
+    let decided: RootFound;
+    let i: number;
+    if (above !== undefined) {
+      decided = above;
+      i = chain.length - 1;
+    } else {
+      if (topIndex < 0) topIndex = chain.length - 1;
+      const top = chain[topIndex];
+      const link = this.ownerLink(top);
+      decided = link.absentRef && rule.mayArrive(link.absentRef) ? { waiting: uidOf(top) } : { uid: uidOf(top), served: rule.isServed(top, true) };
+      for (let k = topIndex; k < chain.length; k++) results[k] = decided;
+      i = topIndex - 1;
+    }
+    // Down the chain: below an unserved root, the highest served object is the root (a pod only as a bare pod, above).
+    for (; i >= 0; i--) {
+      const o = chain[i];
+      if ('uid' in decided && !decided.served && !isPod(o) && rule.isServed(o, false)) decided = { uid: uidOf(o), served: true };
+      results[i] = decided;
+    }
+    if (memo) for (let k = 0; k < chain.length; k++) memo.set(uidOf(chain[k]), results[k]);
+    return results[0] ?? decided;
+  }
+
+  /**
+   * What the row of a root says about its ownership: the object above it that no definition serves
+   * (the root is the served object below it), and why its chain stops short when it does (an absent
+   * or invalid owner, a self-reference, a cycle).
+   */
+  ownershipOf(root: KubeObject): { ownedBy: KubeObject | null; broken: string | null } {
+    const link = this.ownerLink(root);
+    if (!link.owner) return { ownedBy: null, broken: link.broken };
+    // A valid owner above the root: a cycle back to the root, or an object without a definition.
+    const seen = new Set<string>([uidOf(root)]);
+    for (let cur: KubeObject | null = link.owner; cur; cur = this.ownerLink(cur).owner) {
+      if (seen.has(uidOf(cur))) return { ownedBy: null, broken: `its owners form a cycle (through ${String(link.owner.kind)} ${String(link.owner.metadata?.name)})` };
+      seen.add(uidOf(cur));
+    }
+    return { ownedBy: link.owner, broken: null };
   }
 }
 

@@ -3,13 +3,13 @@
  * ones skipped), what it owns, the workload tree, and its row. Pure over the owner graph and the
  * definitions, except that how each definition did is noted in the definitions' health.
  */
-import { emptyTree, engineError, resolveWorkload, type KubeObject, type WorkloadTree } from '../engine/index.ts';
+import { emptyTree, engineError, isPod, resolveWithoutDefinition, resolveWorkload, type KubeObject, type WorkloadTree } from '../engine/index.ts';
 import { QUARANTINE_CODES, type DefinitionHealth, type Failure } from './definition-health.ts';
 import type { DefinitionSet } from './definitions.ts';
 import { groupKindOf } from './group-kind.ts';
 import type { OwnerGraph } from './owner-graph.ts';
 import { rowOfTree } from './row-of-tree.ts';
-import type { WorkloadRow } from './row.ts';
+import type { RowOwnership, WorkloadRow } from './row.ts';
 
 /** Errors that mean the definition does not fit the object's shape (not a pod or status detail). */
 function isStructureError(e: { code: string; path: string }): boolean {
@@ -21,6 +21,30 @@ export interface Resolved {
   object: KubeObject;
   /** Everything the root owns at any depth (what the tree was built from, with the root). */
   owned: KubeObject[];
+  ownership: RowOwnership;
+}
+
+function ownershipOf(graph: OwnerGraph, root: KubeObject): RowOwnership {
+  const { ownedBy, broken } = graph.ownershipOf(root);
+  const o = ownedBy;
+  return {
+    ownedBy: o ? { apiVersion: String(o.apiVersion ?? ''), kind: String(o.kind ?? ''), namespace: String(o.metadata?.namespace ?? ''), name: String(o.metadata?.name ?? '') } : null,
+    broken,
+  };
+}
+
+/**
+ * The workload rooted at an object no definition serves: the pods for which `isOwnPod` holds (those
+ * whose ownership walk ends here; served objects below it have rows of their own).
+ */
+export function resolveUnserved(cluster: string, graph: OwnerGraph, rootUid: string, isOwnPod: (pod: KubeObject) => boolean): Resolved | null {
+  const obj = graph.get(rootUid);
+  if (!obj) return null;
+  const owned = graph.ownedBy(rootUid);
+  const pods = isPod(obj) ? [obj] : owned.filter((o) => isPod(o) && isOwnPod(o));
+  // Only pods make a workload of an object nobody describes: an operator's bookkeeping object is no row.
+  if (pods.length === 0) return null;
+  return { tree: resolveWithoutDefinition(obj, pods, { cluster }), object: obj, owned, ownership: ownershipOf(graph, obj) };
 }
 
 /** What counts against a definition on one workload: an evaluation problem first, else any error. */
@@ -44,7 +68,7 @@ export function resolveRoot(definitions: DefinitionSet, cluster: string, graph: 
     const d = candidates[0];
     const tree = emptyTree(d, obj, { cluster });
     tree.errors.push(engineError('definition.quarantined', `definition "${d.name}" is quarantined in cluster ${cluster} and not evaluated: ${health?.quarantineReason(cluster, d) ?? ''}`));
-    return { tree, object: obj, owned };
+    return { tree, object: obj, owned, ownership: ownershipOf(graph, obj) };
   }
   let chosen = usable[0];
   let tree = resolveWorkload(chosen, obj, owned, { cluster, ownedOnly: true });
@@ -63,11 +87,11 @@ export function resolveRoot(definitions: DefinitionSet, cluster: string, graph: 
     }
   }
   health?.note(cluster, chosen, rootUid, failureOf(tree));
-  return { tree, object: obj, owned };
+  return { tree, object: obj, owned, ownership: ownershipOf(graph, obj) };
 }
 
 /** The row of a resolved workload root. */
 export function rowOfResolved(r: Resolved): WorkloadRow {
   const created = r.object.metadata?.creationTimestamp;
-  return rowOfTree(r.tree, typeof created === 'string' ? created : null);
+  return { ...rowOfTree(r.tree, typeof created === 'string' ? created : null), ownership: r.ownership };
 }

@@ -53,12 +53,15 @@ export function rowOfTree(tree: WorkloadTree, createdAt: string | null): Workloa
       requested: tree.gpus.requested.total,
       desired: tree.gpus.desired.total,
       byResource: { allocated: tree.gpus.allocated.byResource, requested: tree.gpus.requested.byResource, desired: tree.gpus.desired.byResource },
+      // Without a definition no template says what the workload asks for.
+      unknown: tree.definition.source === 'none' ? ['desired'] : [],
     },
     pods: { ready: allPods.filter((p) => p.ready).length, total: allPods.length },
     roles: tree.roles.map((r) => ({ name: r.name, pods: r.livePods, desired: r.desiredPods })),
     rolesSummary: rolesSummary(tree.roles),
     createdAt,
     definition: tree.definition,
+    ownership: { ownedBy: null, broken: null },
     errors: tree.errors.slice(0, 20).map((e) => e.message),
     stale: null,
   };

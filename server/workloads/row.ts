@@ -1,5 +1,5 @@
 /** Row identity on the server side; the row's shape is the contract's (contract/row.ts). */
-export type { WorkloadRow, RowDelta, ClusterInfo, ClusterState, RowStaleness, FailingKind } from '../../contract/row.ts';
+export type { WorkloadRow, RowDelta, ClusterInfo, ClusterState, RowStaleness, FailingKind, RowOwnership, GpuField } from '../../contract/row.ts';
 
 /** `cluster/namespace/kind/name`; the namespace is `_` for cluster-scoped workloads. */
 export function rowId(cluster: string, namespace: string, kind: string, name: string): string {

@@ -1,7 +1,7 @@
 /** Read models for the API: row pages, workload details, definition listings. Pure over the index. */
 import { stringify } from 'yaml';
-import type { DefinitionDetail, DefinitionItem, ValidateResult, WorkloadDetail, WorkloadPage } from '../../contract/index.ts';
-import { loadDefinitionsFromText, compileDefinition } from '../engine/index.ts';
+import type { DefinitionDetail, DefinitionItem, OwnedObject, TreePod, ValidateResult, WorkloadDetail, WorkloadPage } from '../../contract/index.ts';
+import { compileDefinition, isPod, loadDefinitionsFromText, ownerRefsOf, sumAmounts, type KubeObject } from '../engine/index.ts';
 import type { DefinitionEntry } from './definitions.ts';
 import { runQuery, type RowQuery } from '../../lib/rows/index.ts';
 import { rowId } from './row.ts';
@@ -22,7 +22,35 @@ export function workloadDetail(index: WorkloadIndex, cluster: string, namespace:
   const r = index.resolve(at.cluster, at.uid);
   if (!r) return null;
   const entry = index.definitions.all().find((d) => d.name === r.tree.definition.name && d.source === r.tree.definition.source && (d.cluster === null || d.cluster === cluster));
-  return { row, tree: r.tree, object: r.object, definition: { name: r.tree.definition.name, source: r.tree.definition.source, yaml: entry ? stringify(entry.document) : '' } };
+  const { owned, truncated } = ownedObjects(r.object, r.owned, [...r.tree.pods, ...r.tree.unmatchedPods]);
+  return { row, tree: r.tree, object: r.object, definition: { name: r.tree.definition.name, source: r.tree.definition.source, yaml: entry ? stringify(entry.document) : '' }, owned, ownedTruncated: truncated };
+}
+
+/** Objects listed on a workload's page at most (a 10,000-pod workload stays a readable page). */
+export const OWNED_LIMIT = 2000;
+
+/** The root and what it owns as a flat tree (owner uids), pods with their GPUs from the tree. */
+function ownedObjects(root: KubeObject, owned: readonly KubeObject[], pods: readonly TreePod[]): { owned: OwnedObject[]; truncated: number } {
+  const podByUid = new Map(pods.map((p) => [p.uid, p]));
+  const all = [root, ...owned];
+  const uids = new Set(all.map((o) => String(o.metadata?.uid ?? '')));
+  const out: OwnedObject[] = [];
+  for (const o of all.slice(0, OWNED_LIMIT)) {
+    const uid = String(o.metadata?.uid ?? '');
+    const refs = ownerRefsOf(o);
+    const ownerRef = o === root ? undefined : (refs.find((x) => x.controller === true && uids.has(String(x.uid))) ?? refs.find((x) => uids.has(String(x.uid))));
+    const p = isPod(o) ? podByUid.get(uid) : undefined;
+    out.push({
+      uid,
+      owner: ownerRef ? String(ownerRef.uid) : null,
+      apiVersion: String(o.apiVersion ?? ''),
+      kind: String(o.kind ?? ''),
+      namespace: String(o.metadata?.namespace ?? ''),
+      name: String(o.metadata?.name ?? ''),
+      pod: isPod(o) ? { phase: p?.phase ?? 'Unknown', node: p?.node ?? null, gpus: p ? sumAmounts(p.gpus) : 0, allocated: p?.allocated ?? false } : null,
+    });
+  }
+  return { owned: out, truncated: Math.max(0, all.length - OWNED_LIMIT) };
 }
 
 /** Which definition served a row: cluster definitions count per cluster, catalog ones across clusters. */

@@ -15,8 +15,8 @@ import { logger } from '../log/index.ts';
 import { DefinitionHealth } from './definition-health.ts';
 import { entryFromClusterObject, type DefinitionSet } from './definitions.ts';
 import { DEFINITION_KINDS, groupKindOf } from './group-kind.ts';
-import { OwnerGraph, uidOf } from './owner-graph.ts';
-import { resolveRoot, rowOfResolved, type Resolved } from './resolver.ts';
+import { OwnerGraph, uidOf, type RootFound, type RootRule } from './owner-graph.ts';
+import { resolveRoot, resolveUnserved, rowOfResolved, type Resolved } from './resolver.ts';
 import type { RowDelta, WorkloadRow } from './row.ts';
 import { RowTable, type DeltaListener } from './row-table.ts';
 import { changedKinds, POD_KIND, withStaleness, type KindHealth } from './staleness.ts';
@@ -36,6 +36,8 @@ interface ClusterState {
   /** root uid → the kinds its row was built from */
   deps: Map<string, ReadonlySet<string>>;
   health: KindHealth;
+  /** Tops of chains waiting for an owner that may still arrive in the initial lists; walked again at sync. */
+  waiting: Set<string>;
 }
 
 /** A root's row as resolved (before staleness), and the kinds it was built from. */
@@ -91,7 +93,7 @@ export class WorkloadIndex {
   private cluster(name: string): ClusterState {
     let c = this.clusters.get(name);
     if (!c) {
-      c = { graph: new OwnerGraph(), roots: new Map(), queue: new WorkQueue(), ahead: new Map(), deps: new Map(), health: new Map() };
+      c = { graph: new OwnerGraph(), roots: new Map(), queue: new WorkQueue(), ahead: new Map(), deps: new Map(), health: new Map(), waiting: new Set() };
       this.clusters.set(name, c);
     }
     return c;
@@ -150,7 +152,7 @@ export class WorkloadIndex {
   upsertMany(cluster: string, objs: readonly KubeObject[], skipUnchanged = true): void {
     const c = this.cluster(cluster);
     const changed: KubeObject[] = [];
-    const before = new Map<string, string | null>();
+    const before = new Map<string, RootFound>();
     for (const obj of objs) {
       const uid = uidOf(obj);
       if (!uid) continue;
@@ -165,7 +167,7 @@ export class WorkloadIndex {
       c.graph.put(obj);
       if (DEFINITION_KINDS.has(groupKindOf(obj))) definitionsChanged.push(obj);
     }
-    const after = new Map<string, string | null>();
+    const after = new Map<string, RootFound>();
     for (const obj of changed) {
       this.queueRootOf(cluster, c, obj, after);
       // Objects that were waiting for this owner may have been roots of their own.
@@ -244,26 +246,33 @@ export class WorkloadIndex {
 
   // ----- roots -----
 
-  private isRoot(cluster: string, c: ClusterState, obj: KubeObject): boolean {
+  /**
+   * What makes a root in this cluster: an object a definition serves (a pod only when nothing owns
+   * it), else the top of its ownership chain. While the cluster's initial lists arrive, an absent
+   * owner of a kind being listed may still come, so its dependents wait.
+   */
+  private rule(cluster: string): RootRule {
     const served = this.definitions.effective(cluster);
-    if (!served.has(groupKindOf(obj))) return false;
-    for (const ref of obj.metadata?.ownerReferences ?? []) {
-      if (!ref) continue;
-      if (ref.uid && c.graph.has(ref.uid)) return false;
-      const refGk = groupKindOf(ref);
-      // The owner has not arrived yet but will (its kind is watched): not a root.
-      if (this.opts.isExpectedKind?.(cluster, refGk) ?? served.has(refGk)) return false;
-    }
-    return true;
+    const listing = this.opts.isSynced ? !this.opts.isSynced(cluster) : false;
+    return {
+      isServed: (o) => served.has(groupKindOf(o)),
+      mayArrive: (ref) => listing && (this.opts.isExpectedKind?.(cluster, groupKindOf(ref)) ?? served.has(groupKindOf(ref))),
+    };
   }
 
-  private rootOf(cluster: string, c: ClusterState, obj: KubeObject, memo?: Map<string, string | null>): string | null {
-    return c.graph.rootOf(obj, (o) => this.isRoot(cluster, c, o), memo);
+  private rootOf(cluster: string, c: ClusterState, obj: KubeObject, memo?: Map<string, RootFound>): RootFound {
+    return c.graph.rootOf(obj, this.rule(cluster), memo);
   }
 
-  private queueRootOf(cluster: string, c: ClusterState, obj: KubeObject, memo?: Map<string, string | null>): void {
+  private isRootObject(cluster: string, c: ClusterState, obj: KubeObject): boolean {
+    const r = this.rootOf(cluster, c, obj);
+    return 'uid' in r && r.uid === uidOf(obj);
+  }
+
+  private queueRootOf(cluster: string, c: ClusterState, obj: KubeObject, memo?: Map<string, RootFound>): void {
     const r = this.rootOf(cluster, c, obj, memo);
-    if (r) c.queue.add(r);
+    if ('uid' in r) c.queue.add(r.uid);
+    else c.waiting.add(r.waiting);
   }
 
   /**
@@ -290,7 +299,11 @@ export class WorkloadIndex {
   /** Resolves one workload now (for the detail API). */
   resolve(cluster: string, rootUid: string): Resolved | null {
     const c = this.clusters.get(cluster);
-    return c ? resolveRoot(this.definitions, cluster, c.graph, rootUid, this.health) : null;
+    if (!c) return null;
+    const obj = c.graph.get(rootUid);
+    const found = obj ? this.rootOf(cluster, c, obj) : null;
+    if (found && 'uid' in found && found.uid === rootUid && !found.served) return resolveUnserved(cluster, c.graph, rootUid, (o) => { const p = this.rootOf(cluster, c, o); return 'uid' in p && p.uid === rootUid; });
+    return resolveRoot(this.definitions, cluster, c.graph, rootUid, this.health);
   }
 
   /** The row an object (a pod, a Job …) counts towards, if any. */
@@ -299,7 +312,7 @@ export class WorkloadIndex {
     const obj = c?.graph.get(uid);
     if (!c || !obj) return undefined;
     const root = this.rootOf(cluster, c, obj);
-    return root ? c.roots.get(root) : undefined;
+    return 'uid' in root ? c.roots.get(root.uid) : undefined;
   }
 
   rootOfRow(id: string): { cluster: string; uid: string } | undefined {
@@ -338,6 +351,8 @@ export class WorkloadIndex {
         if (c.queue.size > 0 || c.ahead.size > 0) held = true;
         continue;
       }
+      // Chains that waited for owners during the lists are walked again: an owner still absent is absent.
+      if (c.waiting.size > 0) this.walkWaiting(name, c);
       // One push per delta: spreading a flush's deltas as call arguments overflows the stack at ~100k.
       for (const d of this.flushCluster(name, c, until)) out.push(d);
       if (c.queue.size > 0) more = true;
@@ -350,12 +365,29 @@ export class WorkloadIndex {
 
   private rowOf(cluster: string, c: ClusterState, uid: string): Built | null {
     const obj = c.graph.get(uid);
-    if (!obj || !this.isRoot(cluster, c, obj)) return null;
-    const r = this.resolve(cluster, uid);
+    if (!obj) return null;
+    const memo = new Map<string, RootFound>();
+    const found = this.rootOf(cluster, c, obj, memo);
+    if (!('uid' in found) || found.uid !== uid) return null;
+    const rule = this.rule(cluster);
+    // Without a definition, the row holds the pods whose walk ends here (served objects below have their own rows).
+    const r = found.served
+      ? this.resolve(cluster, uid)
+      : resolveUnserved(cluster, c.graph, uid, (o) => { const p = c.graph.rootOf(o, rule, memo); return 'uid' in p && p.uid === uid; });
     if (!r) return null;
     const deps = new Set<string>([groupKindOf(obj), POD_KIND]);
     for (const o of r.owned) deps.add(groupKindOf(o));
     return { row: rowOfResolved(r), deps };
+  }
+
+  private walkWaiting(cluster: string, c: ClusterState): void {
+    const memo = new Map<string, RootFound>();
+    for (const uid of c.waiting) {
+      const top = c.graph.get(uid);
+      if (top) this.queueRootOf(cluster, c, top, memo);
+      // Its dependents walk through it; the top decides for them all.
+    }
+    c.waiting.clear();
   }
 
   private resolveAhead(cluster: string, c: ClusterState, budgetMs: number): void {
@@ -381,7 +413,7 @@ export class WorkloadIndex {
       // A row resolved ahead is still right unless its object changed since (then it is queued
       // again) or stopped being a root (an owner arrived later).
       const obj = c.graph.get(uid);
-      const built = early !== undefined ? (early && obj && this.isRoot(cluster, c, obj) ? early : null) : this.rowOf(cluster, c, uid);
+      const built = early !== undefined ? (early && obj && this.isRootObject(cluster, c, obj) ? early : null) : this.rowOf(cluster, c, uid);
       if (prevId && (!built || built.row.id !== prevId)) {
         c.roots.delete(uid);
         c.deps.delete(uid);

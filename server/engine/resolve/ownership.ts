@@ -1,9 +1,11 @@
 /**
- * The objects a root owns at any depth, by ownerReferences. Owners are found by uid; an owner
- * reference whose uid matches nothing falls back to kind + name in the same namespace, so that
- * hand-written object files without uids still resolve.
+ * The objects a root owns at any depth, by ownerReferences, under the garbage collector's rules
+ * (owner-rules.ts: uid and kind, group and name, same namespace). Owners are found by uid; a
+ * reference without a uid, or whose uid matches nothing, falls back to kind + name in the same
+ * namespace among objects that carry no uid, so that hand-written object files still resolve.
  */
 import { meta, objectName, objectNamespace, type KubeObject } from '../k8s.ts';
+import { ownerRefsOf, validOwner } from '../owner-rules.ts';
 
 function kindNameKey(kind: unknown, ns: string, name: unknown): string {
   return `${String(kind)}/${ns}/${String(name)}`;
@@ -31,12 +33,12 @@ export function ownedClosure(root: KubeObject, objects: readonly KubeObject[]): 
   const byKindName = new KindNameLookup(objects);
   const children = new Map<KubeObject, KubeObject[]>();
   for (const o of objects) {
-    const refs = meta(o).ownerReferences;
-    if (!Array.isArray(refs)) continue;
-    for (const ref of refs) {
-      if (!ref || typeof ref !== 'object') continue;
-      const owner = (typeof ref.uid === 'string' && byUid.get(ref.uid)) || byKindName.get(kindNameKey(ref.kind, objectNamespace(o), ref.name));
-      if (!owner || owner === o) continue;
+    for (const ref of ownerRefsOf(o)) {
+      const byId = typeof ref.uid === 'string' && ref.uid ? byUid.get(ref.uid) : undefined;
+      const byName = byId ? undefined : byKindName.get(kindNameKey(ref.kind, objectNamespace(o), ref.name));
+      // The name fallback is for objects without uids only: a uid that differs is another object.
+      const owner = byId ?? (byName && !meta(byName).uid ? byName : undefined);
+      if (!owner || !validOwner(ref, owner, o)) continue;
       const list = children.get(owner);
       if (list) list.push(o);
       else children.set(owner, [o]);

@@ -25,7 +25,7 @@ export interface ResolveOptions {
   ownedOnly?: boolean;
 }
 
-function treePod(pod: KubeObject, placement: PodPlacement | null, isGpu: GpuResourceMatcher): TreePod {
+export function treePod(pod: KubeObject, placement: PodPlacement | null, isGpu: GpuResourceMatcher): TreePod {
   const phase = podPhase(pod);
   const node = podNode(pod);
   return {
@@ -68,18 +68,23 @@ export function resolveWorkload(def: CompiledDefinition, root: KubeObject, objec
   }
 }
 
-/** The tree of a workload that was not (or could not be) resolved: identity, no structure; errors are the caller's. */
-export function emptyTree(def: CompiledDefinition, root: KubeObject, options: ResolveOptions = {}): WorkloadTree {
+/** The identity of a workload's root object, as the tree names it. */
+export function workloadRef(root: KubeObject, cluster = ''): WorkloadTree['workload'] {
   const m = meta(root);
   return {
-    workload: {
-      apiVersion: typeof root.apiVersion === 'string' ? root.apiVersion : '',
-      kind: typeof root.kind === 'string' ? root.kind : '',
-      namespace: objectNamespace(root),
-      name: objectName(root),
-      uid: typeof m.uid === 'string' ? m.uid : '',
-      cluster: options.cluster ?? '',
-    },
+    apiVersion: typeof root.apiVersion === 'string' ? root.apiVersion : '',
+    kind: typeof root.kind === 'string' ? root.kind : '',
+    namespace: objectNamespace(root),
+    name: objectName(root),
+    uid: typeof m.uid === 'string' ? m.uid : '',
+    cluster,
+  };
+}
+
+/** The tree of a workload that was not (or could not be) resolved: identity, no structure; errors are the caller's. */
+export function emptyTree(def: CompiledDefinition, root: KubeObject, options: ResolveOptions = {}): WorkloadTree {
+  return {
+    workload: workloadRef(root, options.cluster),
     definition: { name: def.name, source: def.source },
     status: { matched: ['Undefined'], phase: null, conditions: [] },
     components: [],

@@ -33,6 +33,55 @@ test('validate: exit 0 for valid definitions, 1 with one error per line naming t
   assert.match(missing.err, /no such file/);
 });
 
+test('validate: schema errors do not hide the others; every error once, each with its field path', async () => {
+  const file = join(dir, 'four.yaml');
+  writeFileSync(
+    file,
+    JOBSET_DEFINITION.replace('ownerRef: jobset', 'ownerRef: ghost')
+      .replace(/componentInstanceSelector: \{idPath: .*\}/, 'componentInstanceSelector: {}')
+      .replace("replicasPath: '.spec.replicatedJobs[] | (.replicas // 1) * (.template.spec.parallelism // 1)'", "replicasPath: '[range(3)] | length'")
+      .replace('conditionsDefinition: {path: .status.conditions,', "conditionsDefinition: {path: '.status.conditions |',"),
+  );
+  const r = await run(['validate', file]);
+  assert.equal(r.code, 1);
+  const c = 'spec.structureDefinition.childComponents[0]';
+  const lines = r.out.split('\n');
+  assert.deepEqual(lines.map((l) => l.split(': ').slice(0, 3).join(': ')), [
+    `${file}: definition "test-jobset": ${c}.podSelector.componentInstanceSelector.idPath`,
+    `${file}: definition "test-jobset": ${c}.ownerRef`,
+    `${file}: definition "test-jobset": spec.structureDefinition.rootComponent.statusDefinition.conditionsDefinition.path`,
+    `${file}: definition "test-jobset": ${c}.scaleDefinition.replicasPath`,
+  ], r.out);
+  assert.match(lines[0], /required field is missing/);
+  assert.match(lines[1], /non-existing component "ghost"/);
+  assert.match(lines[2], /failed to parse/);
+  assert.match(lines[3], /'range' may produce excessive output/);
+  assert.match(r.err, /^0 valid, 1 with errors/m);
+});
+
+test('validate: a YAML typo is one error at its line and column, the file named once', async () => {
+  const lines = JOBSET_DEFINITION.split('\n');
+  assert.equal(lines[12], '        statusMappings:');
+  lines[12] = '        statusMappings';
+  const file = join(dir, 'typo.yaml');
+  writeFileSync(file, lines.join('\n'));
+  const r = await run(['validate', file]);
+  assert.equal(r.code, 1);
+  assert.deepEqual(r.out.split('\n'), [`${file}: line 13, column 9: Implicit keys need to be on a single line`]);
+  // in the second document of three, the line is the file's
+  const multi = join(dir, 'multi.yaml');
+  const second = JOBSET_DEFINITION.replace('test-jobset', 'second').split('\n');
+  second[12] = '        statusMappings';
+  const text = [JOBSET_DEFINITION, second.join('\n'), JOBSET_DEFINITION.replace('test-jobset', 'third')].join('---\n');
+  writeFileSync(multi, text);
+  const m = await run(['validate', multi]);
+  assert.equal(m.code, 1);
+  const at = text.split('\n').indexOf('        statusMappings') + 1;
+  assert.ok(at > 50, 'in the second document');
+  assert.deepEqual(m.out.split('\n'), [`${multi}#2: line ${at}, column 9: Implicit keys need to be on a single line`]);
+  assert.match(m.err, /^2 valid, 1 with errors/m);
+});
+
 test('resolve -o tree: header line with status and GPU total, then roles and pods', async () => {
   const r = await run(['resolve', '--definition', defFile, objectsFile, '-o', 'tree']);
   assert.equal(r.code, 0, r.err);

@@ -7,7 +7,7 @@ import {
   type CompiledDefinition, type KubeObject, type WorkloadTree,
 } from '../engine/index.ts';
 import { catalogDefinitions, findCatalogEntry, listCatalog } from '../catalog/index.ts';
-import { renderTree } from './render-tree.ts';
+import { renderTree, reportTreeProblems } from './render-tree.ts';
 
 export interface Io {
   out: (s: string) => void;
@@ -70,9 +70,11 @@ export function cmdValidate(files: string[], io: Io): number {
       skipped++;
       continue;
     }
+    // errors of the text name their document in `path` (the file, or `file#2 (line 40)`), definition
+    // errors name the definition and field in their message: either way the file is named once
     for (const e of errors) {
       bad++;
-      io.out(`${file}: ${e.message}`);
+      io.out(`${e.path || file}: ${e.message}`);
     }
     for (const d of definitions) {
       const errs = d.errors.length > 0 ? d.errors : compileDefinition(d).errors;
@@ -81,7 +83,7 @@ export function cmdValidate(files: string[], io: Io): number {
         io.err(`${file}: definition "${d.name}" is valid`);
       } else {
         bad++;
-        for (const e of errs) io.out(`${file}: ${e.message}`);
+        for (const e of errs) io.out(`${d.origin}: ${e.message}`);
       }
     }
   }
@@ -93,11 +95,11 @@ function definitionFrom(spec: string | undefined, objects: KubeObject[]): { def:
   let defs: CompiledDefinition[];
   if (spec && /\.(ya?ml|json)$/.test(spec)) {
     const { definitions, errors } = loadDefinitionsFromText(readText(spec), spec);
-    if (errors.length > 0) throw new UsageError(errors.map((e) => e.message).join('\n'));
+    if (errors.length > 0) throw new UsageError(errors.map((e) => `${e.path || spec}: ${e.message}`).join('\n'));
     defs = [];
     for (const d of definitions) {
       const { compiled, errors: cerr } = compileDefinition(d);
-      if (!compiled) throw new UsageError(cerr.map((e) => e.message).join('\n'));
+      if (!compiled) throw new UsageError(cerr.map((e) => `${d.origin}: ${e.message}`).join('\n'));
       defs.push(compiled);
     }
     if (defs.length === 0) throw new UsageError(`${spec}: holds no definition`);
@@ -119,7 +121,7 @@ function definitionFrom(spec: string | undefined, objects: KubeObject[]): { def:
 
 export function readObjects(file: string): KubeObject[] {
   const { documents, errors } = parseDocuments(readText(file), file);
-  if (errors.length > 0) throw new UsageError(errors.map((e) => e.message).join('\n'));
+  if (errors.length > 0) throw new UsageError(errors.map((e) => `${e.path || file}: ${e.message}`).join('\n'));
   const objects: KubeObject[] = [];
   for (const d of documents) {
     const v = d.value as KubeObject;
@@ -144,8 +146,7 @@ export function cmdResolve(file: string, opts: { definition?: string; output: st
   const { def, root } = definitionFrom(opts.definition, objects);
   const tree = resolveWorkload(def, root, objects);
   printTree(tree, opts.output, io);
-  if (opts.output !== 'tree') for (const e of tree.errors) io.err(`error: ${e.message}`);
-  return tree.errors.length === 0 ? 0 : 1;
+  return reportTreeProblems(tree, opts.output, io.err);
 }
 
 export function cmdCatalog(opts: { output: string }, io: Io): number {

@@ -25,6 +25,7 @@ export function allComponents(def: Definition): ComponentDefinition[] {
   return [sd.rootComponent, ...(sd.childComponents ?? [])];
 }
 
+/** Also of a definition salvaged from a document with schema errors (required fields may be missing). */
 export function expressionFields(def: Definition): ExpressionField[] {
   const out: ExpressionField[] = [];
   const add = (path: string, source: string | undefined, target: ExpressionTarget, dialect: 'jq' | 'cel' = 'jq') => {
@@ -64,13 +65,13 @@ export function expressionFields(def: Definition): ExpressionField[] {
     }
     const sus = c.suspendDefinition;
     if (sus) {
-      sus.suspendActions.forEach((a, i) => add(`${p}.suspendDefinition.suspendActions[${i}].path`, a.path, 'workload'));
-      sus.resumeActions.forEach((a, i) => add(`${p}.suspendDefinition.resumeActions[${i}].path`, a.path, 'workload'));
+      (sus.suspendActions ?? []).forEach((a, i) => add(`${p}.suspendDefinition.suspendActions[${i}].path`, a.path, 'workload'));
+      (sus.resumeActions ?? []).forEach((a, i) => add(`${p}.suspendDefinition.resumeActions[${i}].path`, a.path, 'workload'));
     }
   }
   const gang = def.spec.optimizationInstructions?.gangScheduling;
   (gang?.podGroups ?? []).forEach((g, gi) =>
-    g.members.forEach((m, mi) => {
+    (g.members ?? []).forEach((m, mi) => {
       const base = `spec.optimizationInstructions.gangScheduling.podGroups[${gi}].members[${mi}]`;
       (m.groupByKeyPaths ?? []).forEach((e, i) => add(`${base}.groupByKeyPaths[${i}]`, e, 'pod'));
       (m.filters ?? []).forEach((e, i) => add(`${base}.filters[${i}]`, e, 'pod'));

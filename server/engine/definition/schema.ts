@@ -153,6 +153,8 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 export interface SchemaProblem {
   path: string;
   message: string;
+  /** The same path as keys and indexes. */
+  at: ReadonlyArray<PropertyKey>;
 }
 
 export function checkSchema(doc: unknown): SchemaProblem[] {
@@ -161,10 +163,10 @@ export function checkSchema(doc: unknown): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   for (const issue of r.error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) problems.push({ path: formatPath([...issue.path, key]), message: `unknown field "${key}"` });
+      for (const key of issue.keys) problems.push({ path: formatPath([...issue.path, key]), message: `unknown field "${key}"`, at: [...issue.path, key] });
       continue;
     }
-    problems.push({ path: formatPath(issue.path), message: describeIssue(issue) });
+    problems.push({ path: formatPath(issue.path), message: describeIssue(issue), at: issue.path });
   }
   return problems;
 }
@@ -172,15 +174,74 @@ export function checkSchema(doc: unknown): SchemaProblem[] {
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type') {
     if (issue.input === undefined) return `required field is missing (expected ${issue.expected})`;
-    const hint = issue.expected === 'string' && typeof issue.input === 'number' ? ' (quote it: a literal program such as "1" is written as a string)' : '';
+    const hint = issue.expected === 'string' && typeof issue.input === 'number' && isExpressionPath(issue.path) ? ' (quote it: a literal program such as "1" is written as a string)' : '';
     return `expected ${issue.expected}, got ${typeName(issue.input)}${hint}`;
   }
   if (issue.code === 'invalid_value') return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
   return issue.message;
 }
 
+/** Fields that hold a program: `…Path`, `path`, `expression`, and the items of `groupByKeyPaths` and `filters`. */
+function isExpressionPath(path: ReadonlyArray<PropertyKey>): boolean {
+  const last = path[path.length - 1];
+  const holder = path[path.length - 2];
+  return (typeof last === 'string' && /(^p|P)ath$|^expression$/.test(last)) || (typeof last === 'number' && (holder === 'groupByKeyPaths' || holder === 'filters'));
+}
+
 function typeName(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   return typeof v;
+}
+
+/**
+ * What of a document passed the schema, shaped as a definition so that the semantic checks can run on it
+ * when the schema has errors: every value the schema rejected is removed (an array element becomes `{}`, so
+ * that indexes and field paths stay those of the document), and the containers down to the root component
+ * exist. Required fields may be missing; no field left has the wrong type. Copy on write: the document is
+ * not changed, and the parts no problem touches are shared with it (they are only read).
+ */
+export function salvage(doc: unknown, problems: ReadonlyArray<SchemaProblem>): unknown {
+  type Container = Record<PropertyKey, unknown>;
+  const copies = new WeakSet<object>();
+  // parent[key] as a container of our own (copied on first write, created when it is not a container)
+  const own = (parent: Container, key: PropertyKey, create: boolean): Container | null => {
+    const v = parent[key];
+    if (v !== null && typeof v === 'object') {
+      if (copies.has(v)) return v as Container;
+      const c = (Array.isArray(v) ? [...v] : { ...v }) as Container;
+      copies.add(c);
+      parent[key] = c;
+      return c;
+    }
+    if (!create) return null;
+    const c: Container = {};
+    copies.add(c);
+    parent[key] = c;
+    return c;
+  };
+  const top: Container = { doc: isRecord(doc) ? doc : {} };
+  const root = own(top, 'doc', true)!;
+  for (const { at } of problems) {
+    if (at.length === 0) continue;
+    let parent: Container | null = root;
+    for (const key of at.slice(0, -1)) {
+      parent = own(parent, key, false);
+      if (!parent) break; // an ancestor was removed already
+    }
+    if (!parent) continue;
+    const last = at[at.length - 1];
+    if (Array.isArray(parent)) parent[last] = {};
+    else delete parent[last];
+    // an expression in a language the schema does not know cannot be checked
+    if (last === 'language') delete parent.expression;
+  }
+  const spec = isRecord(root.spec) ? own(root, 'spec', true)! : (root.spec = {});
+  const sd = isRecord(spec.structureDefinition) ? own(spec, 'structureDefinition', true)! : (spec.structureDefinition = {});
+  if (!isRecord(sd.rootComponent)) sd.rootComponent = {};
+  return root;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

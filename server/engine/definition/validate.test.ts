@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadDefinitionsFromText } from './load.ts';
+import { checkDefinition, loadDefinitionsFromText } from './load.ts';
 import { JOBSET_DEFINITION } from '../test-support.ts';
 
 const load = (text: string) => loadDefinitionsFromText(text, 'defs.yaml');
@@ -124,8 +124,102 @@ test('malformed YAML is reported with its line, and other documents still load',
   const text = `${JOBSET_DEFINITION}\n---\nkind: Karta\n  bad: [\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\n`;
   const r = load(text);
   assert.equal(r.definitions.length, 1);
-  assert.ok(r.errors.some((e) => e.code === 'document.yaml' && /line \d+/.test(e.message)));
-  assert.ok(r.errors.some((e) => e.code === 'definition.not-a-definition' && /got Pod/.test(e.message)));
+  const karta = JOBSET_DEFINITION.split('\n').length + 2; // "kind: Karta", whose value "  bad: [" would continue
+  assert.deepEqual(
+    r.errors.map((e) => [e.code, e.path, e.message]),
+    [
+      ['document.yaml', 'defs.yaml#2', `line ${karta}, column 7: Nested mappings are not allowed in compact mappings`],
+      ['definition.not-a-definition', `defs.yaml#3 (line ${karta + 3})`, 'expected a run.ai/v1alpha1 Karta or optimization.nvidia.com/v1alpha1 ResourceInterface, got Pod'],
+    ],
+  );
+});
+
+test('schema errors do not hide semantic ones: all are reported at once, each with its field path', () => {
+  const text = header(`    rootComponent:
+      name: root
+      kind: {group: g.io, version: v1, kind: Thing}
+      statusDefinition:
+        statusMappings:
+          running: [{byExpression: {expression: '.status.phase ==', expectedResult: "true"}}]
+    childComponents:
+      - name: a
+        ownerRef: ghost
+        kind: {group: batch, version: v1, kind: Job}
+      - name: b
+        ownerRef: root
+        instanceIdPath: .spec.groups[].name
+        scaleDefinition: {replicasPath: '[range(10)] | length'}
+        podSelector:
+          componentInstanceSelector: {}
+`);
+  const r = load(text);
+  assert.equal(r.definitions[0].definition, null, 'a definition with schema errors is not used');
+  assert.deepEqual(
+    r.definitions[0].errors.map((e) => [e.code, e.path]),
+    [
+      ['definition.schema', 'spec.structureDefinition.childComponents[1].podSelector.componentInstanceSelector.idPath'],
+      ['definition.invalid', 'spec.structureDefinition.childComponents[0].ownerRef'],
+      ['definition.invalid', 'spec.structureDefinition.rootComponent.statusDefinition.statusMappings.running[0].byExpression.expression'],
+      ['definition.invalid', 'spec.structureDefinition.childComponents[1].scaleDefinition.replicasPath'],
+    ],
+  );
+  const m = messages(text);
+  assert.match(m[0], /idPath: required field is missing/);
+  assert.match(m[1], /owner ref to non-existing component "ghost"/);
+  assert.match(m[2], /failed to parse/);
+  assert.match(m[3], /'range' may produce excessive output/);
+});
+
+test('a field the schema rejects gets the schema error only, not also the semantic checks of a missing field', () => {
+  const m = messages(header(`    rootComponent:
+      name: root
+      kind: Thing
+      statusDefinition: {statusMappings: {running: 'yes', failed: [{byExpression: {language: python, expression: 'not jq ((', expectedResult: "true"}}]}}
+      suspendDefinition: {suspendActions: [{path: .spec.suspend, value: 1}]}
+    childComponents:
+      - name: 7
+        ownerRef: 42
+      - {name: c, ownerRef: root, scaleDefinition: {replicasPath: '.a |= 1'}}
+      - just a string
+  optimizationInstructions:
+    gangScheduling:
+      podGroups: [{name: g}, {name: h, members: [{componentName: 3}, {componentName: nobody}]}]
+`));
+  assert.deepEqual(m.map((x) => x.split(' | ')[0]), [
+    'spec.structureDefinition.rootComponent.kind',
+    'spec.structureDefinition.rootComponent.statusDefinition.statusMappings.running',
+    'spec.structureDefinition.rootComponent.statusDefinition.statusMappings.failed[0].byExpression.language',
+    'spec.structureDefinition.rootComponent.suspendDefinition.suspendActions[0].value',
+    'spec.structureDefinition.rootComponent.suspendDefinition.resumeActions',
+    'spec.structureDefinition.childComponents[0].name',
+    'spec.structureDefinition.childComponents[0].ownerRef',
+    'spec.structureDefinition.childComponents[2]',
+    'spec.optimizationInstructions.gangScheduling.podGroups[0].members',
+    'spec.optimizationInstructions.gangScheduling.podGroups[1].members[0].componentName',
+    // semantic, on what passed the schema
+    'spec.optimizationInstructions.gangScheduling.podGroups[1].members[1].componentName',
+    'spec.structureDefinition.childComponents[1].scaleDefinition.replicasPath',
+  ], m.join('\n'));
+  assert.equal(new Set(m).size, m.length, 'no error twice');
+  assert.doesNotMatch(m.find((x) => x.startsWith('spec.structureDefinition.childComponents[0].name'))!, /quote it/, 'a name is no program');
+});
+
+test('a document broken at the top still gets its checks, and is not changed by them', () => {
+  const doc = { apiVersion: 'run.ai/v1alpha1', kind: 'Karta', metadata: { name: 'x' }, spec: { structureDefinition: { childComponents: [{ name: 'a', ownerRef: 'root', instanceIdPath: '[..]' }] } } };
+  const before = structuredClone(doc);
+  const r = checkDefinition(doc, 'file', 'x.yaml');
+  assert.deepEqual(doc, before);
+  assert.deepEqual(r.errors.map((e) => e.path), [
+    'spec.structureDefinition.rootComponent',
+    'spec.structureDefinition.childComponents[0].ownerRef',
+    'spec.structureDefinition.childComponents[0].podSelector.componentInstanceSelector',
+    'spec.structureDefinition.childComponents[0].instanceIdPath',
+  ]);
+  const spec = checkDefinition({ ...doc, spec: 'nope' }, 'file', 'x.yaml');
+  assert.deepEqual(spec.errors.map((e) => [e.path, e.message]), [['spec', 'definition "x": spec: expected object, got string']]);
+  const unnamed = checkDefinition({ ...doc, metadata: {} }, 'file', 'x.yaml');
+  assert.match(unnamed.errors[0].message, /^unnamed definition: metadata\.name: required field is missing/);
+  assert.doesNotMatch(unnamed.errors.map((e) => e.message).join('\n'), /x\.yaml/);
 });
 
 test('CEL status expressions are checked at load time', () => {

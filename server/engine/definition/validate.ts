@@ -16,12 +16,21 @@ export interface ValidationProblem {
 // Kinds whose API group is the empty core group.
 const KINDS_WITHOUT_GROUP = new Set(['Pod']);
 
+/** A component's name for messages; a salvaged one may have none. */
+function quoted(name: string | undefined): string {
+  return typeof name === 'string' ? `"${name}"` : '(unnamed)';
+}
+
 function podSpecPatterns(c: ComponentDefinition): number {
   const s = c.specDefinition;
   if (!s) return 0;
   return [s.podTemplateSpecPath, s.podSpecPath].filter((p) => typeof p === 'string' && p !== '').length + (s.fragmentedPodSpecDefinition ? 1 : 0);
 }
 
+/**
+ * `def` may be salvaged from a document with schema errors (schema.ts `salvage`): a required field may be
+ * missing, but no field has the wrong type. Every check here reads defensively for that reason.
+ */
 export function validateSemantics(def: Definition): ValidationProblem[] {
   const problems: ValidationProblem[] = [];
   const add = (path: string, message: string) => problems.push({ path, message });
@@ -56,13 +65,13 @@ export function validateSemantics(def: Definition): ValidationProblem[] {
   (sd.childComponents ?? []).forEach((c, i) => {
     const p = `spec.structureDefinition.childComponents[${i}]`;
     if (!c.ownerRef) {
-      add(`${p}.ownerRef`, `child component "${c.name}" has no owner ref`);
+      add(`${p}.ownerRef`, `child component ${quoted(c.name)} has no owner ref`);
       ownerRefsValid = false;
     } else if (!seen.has(c.ownerRef)) {
-      add(`${p}.ownerRef`, `child component "${c.name}" has owner ref to non-existing component "${c.ownerRef}"`);
+      add(`${p}.ownerRef`, `child component ${quoted(c.name)} has owner ref to non-existing component "${c.ownerRef}"`);
       ownerRefsValid = false;
     } else if (c.ownerRef === c.name) {
-      add(`${p}.ownerRef`, `child component "${c.name}" cannot own itself`);
+      add(`${p}.ownerRef`, `child component ${quoted(c.name)} cannot own itself`);
       ownerRefsValid = false;
     }
   });
@@ -71,17 +80,17 @@ export function validateSemantics(def: Definition): ValidationProblem[] {
   for (const c of components) {
     const p = componentPath(def, c);
     if (podSpecPatterns(c) > 1) {
-      add(`${p}.specDefinition`, `component "${c.name}" has multiple pod spec definitions (use one of podTemplateSpecPath, podSpecPath, fragmentedPodSpecDefinition)`);
+      add(`${p}.specDefinition`, `component ${quoted(c.name)} has multiple pod spec definitions (use one of podTemplateSpecPath, podSpecPath, fragmentedPodSpecDefinition)`);
     }
     const s = c.specDefinition;
     if (s?.metadataPath && !s.podSpecPath) add(`${p}.specDefinition.metadataPath`, 'metadataPath is only used together with podSpecPath');
     const hasIds = !!c.instanceIdPath;
     const hasInstanceSelector = !!c.podSelector?.componentInstanceSelector;
     if (hasIds && !hasInstanceSelector) {
-      add(`${p}.podSelector.componentInstanceSelector`, `component "${c.name}" has instance id path but no pod component instance selector`);
+      add(`${p}.podSelector.componentInstanceSelector`, `component ${quoted(c.name)} has instance id path but no pod component instance selector`);
     }
     if (!hasIds && hasInstanceSelector) {
-      add(`${p}.instanceIdPath`, `component "${c.name}" has pod component instance selector but no instance id path`);
+      add(`${p}.instanceIdPath`, `component ${quoted(c.name)} has pod component instance selector but no instance id path`);
     }
     const t = c.podSelector?.componentTypeSelector;
     if (t) {
@@ -93,7 +102,8 @@ export function validateSemantics(def: Definition): ValidationProblem[] {
     const sus = c.suspendDefinition;
     if (sus) {
       for (const [list, actions] of [['suspendActions', sus.suspendActions], ['resumeActions', sus.resumeActions]] as const) {
-        actions.forEach((a, i) => {
+        (actions ?? []).forEach((a, i) => {
+          if (typeof a.value !== 'string') return;
           try {
             JSON.parse(a.value);
           } catch {
@@ -145,8 +155,8 @@ export function validateSemantics(def: Definition): ValidationProblem[] {
   const gang = def.spec.optimizationInstructions?.gangScheduling;
   const gangBase = 'spec.optimizationInstructions.gangScheduling';
   (gang?.podGroups ?? []).forEach((g, gi) =>
-    g.members.forEach((m, mi) => {
-      if (!seen.has(m.componentName)) {
+    (g.members ?? []).forEach((m, mi) => {
+      if (typeof m.componentName === 'string' && !seen.has(m.componentName)) {
         add(`${gangBase}.podGroups[${gi}].members[${mi}].componentName`, `pod-group member component "${m.componentName}" is not defined (should be a root or child component)`);
       }
     }),

@@ -181,4 +181,12 @@ export interface WorkloadTree {
   unmatchedGpus: GpuFigures;
   gang: GangPodGroup[];
   errors: EngineError[];
+  /**
+   * Findings that do not make the tree wrong, in the shape of `errors` and apart from them; always
+   * present, `[]` when there are none. Today: gang previews that are what KAI Scheduler would create
+   * but disagree with the workload — `gang.inconsistent` (members under one PodGroup name compute
+   * different sizes, P-29) and `gang.unsatisfiable` (a minMember above the pods the workload asks for
+   * in that PodGroup's scope, P-30; never when those pods are unknown). The CLI exits 0 on warnings alone.
+   */
+  warnings: EngineError[];
 }

@@ -55,6 +55,7 @@ export function jobSetTree(leaders: number, workers: number): WorkloadTree {
     unmatchedGpus: figures(0),
     gang: [],
     errors: [],
+    warnings: [],
   };
 }
 
@@ -71,5 +72,6 @@ export function podTree(): WorkloadTree {
     unmatchedGpus: figures(0),
     gang: [],
     errors: [],
+    warnings: [],
   };
 }

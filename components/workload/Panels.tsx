@@ -1,10 +1,12 @@
 import Link from 'next/link';
+import { useState } from 'react';
 import type { ReactNode } from 'react';
-import type { WorkloadTree } from '../../contract/index.ts';
+import type { EngineError, WorkloadTree } from '../../contract/index.ts';
 import { WindowedList } from '../ui/WindowedList.tsx';
 import { formatGpus } from '../../lib/format/gpus.ts';
 import { definitionHref } from '../workloads/workload-href.ts';
 import { gpuByResource, podRows, roleRows } from './detail-model.ts';
+import { gangRows, summariseGangs, summaryText, type GangRow } from './gang-summary.ts';
 
 export function Panel({ title, children, actions, id }: { title: string; children: ReactNode; actions?: ReactNode; id?: string }) {
   return (
@@ -64,17 +66,25 @@ export function StatusPanel({ tree }: { tree: WorkloadTree }) {
       ) : (
         <p className="mt-2 text-slate-500">No conditions reported.</p>
       )}
-      {tree.errors.length > 0 && (
-        <ul className="mt-2 flex flex-col gap-1" aria-label="Errors">
-          {tree.errors.map((e, i) => (
-            <li key={i} className="rounded bg-red-50 px-2 py-1 text-xs text-red-800 dark:bg-red-950 dark:text-red-200">
-              <code>{e.code}</code> {e.message}
-              {e.path && <div className="font-mono text-[11px] opacity-80">{e.path}</div>}
-            </li>
-          ))}
-        </ul>
-      )}
+      <ProblemList items={tree.errors} label="Errors" tone="rounded bg-red-50 px-2 py-1 text-xs text-red-800 dark:bg-red-950 dark:text-red-200" />
+      <ProblemList items={tree.warnings} label="Warnings" tone="rounded border border-amber-200 bg-amber-50 px-2 py-1 text-xs text-amber-900 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-200" prefix="warning" />
     </Panel>
+  );
+}
+
+/** Errors (red) and warnings (amber: the tree is right, something about it deserves a look). */
+function ProblemList({ items, label, tone, prefix }: { items: readonly EngineError[]; label: string; tone: string; prefix?: string }) {
+  if (items.length === 0) return null;
+  return (
+    <ul className="mt-2 flex flex-col gap-1" aria-label={label} data-testid={label.toLowerCase()}>
+      {items.map((e, i) => (
+        <li key={i} className={tone}>
+          {prefix && <span className="mr-1 font-semibold uppercase">{prefix}</span>}
+          <code>{e.code}</code> {e.message}
+          {e.path && <div className="font-mono text-[11px] opacity-80">{e.path}</div>}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -223,36 +233,112 @@ export function PodsPanel({ tree }: { tree: WorkloadTree }) {
   );
 }
 
-export function GangPanel({ tree }: { tree: WorkloadTree }) {
+function gangDetail(r: GangRow): string {
+  const g = r.group;
+  const t = g.topologyConstraint;
+  return [
+    `minMember ${g.minMember ?? '—'}`,
+    ...(g.minSubGroup !== null ? [`minSubGroup ${g.minSubGroup}`] : []),
+    `${r.scheduled}/${r.pods} pod${r.pods === 1 ? '' : 's'} scheduled`,
+    ...(t ? [`topology ${t.topology}${t.requiredTopologyLevel ? ` (required ${t.requiredTopologyLevel})` : t.preferredTopologyLevel ? ` (preferred ${t.preferredTopologyLevel})` : ''}`] : []),
+    ...(g.source === 'podGroups' ? ['from the deprecated podGroups instruction'] : []),
+  ].join(' · ');
+}
+
+function GangCard({ r }: { r: GangRow }) {
   return (
-    <Panel title="Gang scheduling preview" id="panel-gang">
-      {tree.gang.length === 0 ? (
-        <p className="text-slate-500">The definition gives no gang-scheduling instructions for this workload.</p>
-      ) : (
-        <ul className="flex flex-col gap-2" data-testid="gang">
-          {tree.gang.map((g) => (
-            <li key={g.name} className="rounded border border-slate-200 p-2 dark:border-slate-800">
-              <div className="font-mono text-xs">
-                PodGroup {g.namespace}/{g.name}
-              </div>
-              <div className="mt-1 text-xs text-slate-600 dark:text-slate-300">
-                minMember {g.minMember ?? '—'}
-                {g.minSubGroup !== null && ` · minSubGroup ${g.minSubGroup}`} · {g.pods.length} pod{g.pods.length === 1 ? '' : 's'}
-                {g.topologyConstraint && ` · topology ${g.topologyConstraint.topology}${g.topologyConstraint.requiredTopologyLevel ? ` (required ${g.topologyConstraint.requiredTopologyLevel})` : g.topologyConstraint.preferredTopologyLevel ? ` (preferred ${g.topologyConstraint.preferredTopologyLevel})` : ''}`}
-                {g.source === 'podGroups' && ' · from the deprecated podGroups instruction'}
-              </div>
-              {g.subGroups.length > 0 && (
-                <ul className="mt-1 pl-3 text-xs">
-                  {g.subGroups.map((s) => (
-                    <li key={s.name}>
-                      subgroup <span className="font-mono">{s.name}</span>: minMember {s.minMember}, {s.podsReferences.length} pods
-                    </li>
-                  ))}
-                </ul>
-              )}
+    <li className="rounded border border-slate-200 p-2 dark:border-slate-800">
+      <div className="font-mono text-xs">
+        PodGroup {r.namespace}/{r.name}
+      </div>
+      <div className="mt-1 text-xs text-slate-600 dark:text-slate-300">{gangDetail(r)}</div>
+      {r.group.subGroups.length > 0 && (
+        <ul className="mt-1 pl-3 text-xs">
+          {r.group.subGroups.map((s) => (
+            <li key={s.name}>
+              subgroup <span className="font-mono">{s.name}</span>: minMember {s.minMember}, {s.podsReferences.length} pods
             </li>
           ))}
         </ul>
+      )}
+    </li>
+  );
+}
+
+const GANG_COLS = 'minmax(220px,3fr) 90px 120px minmax(120px,2fr)';
+
+/** Many PodGroups (a workload of 1,945 one-pod gangs): a summary, and a windowed list on demand. */
+function GangList({ rows }: { rows: GangRow[] }) {
+  const header = (
+    <div role="row" className="grid items-center gap-2 border-b border-slate-200 bg-slate-50 px-2 dark:border-slate-800 dark:bg-slate-900" style={{ gridTemplateColumns: GANG_COLS, height: 30 }}>
+      {['PodGroup', 'Size', 'Scheduled', 'Details'].map((h) => (
+        <div key={h} role="columnheader" className="text-xs font-medium uppercase text-slate-500 dark:text-slate-400">
+          {h}
+        </div>
+      ))}
+    </div>
+  );
+  return (
+    <WindowedList
+      label="PodGroups"
+      count={rows.length}
+      rowHeight={30}
+      maxHeight={420}
+      header={header}
+      renderRow={(i, style) => {
+        const r = rows[i];
+        return (
+          <div key={r.name} role="row" style={{ ...style, gridTemplateColumns: GANG_COLS }} className="grid items-center gap-2 border-b border-slate-100 px-2 text-xs dark:border-slate-800">
+            <div role="cell" className="truncate font-mono" title={`${r.namespace}/${r.name}`}>
+              {r.name}
+            </div>
+            <div role="cell" className="tabular-nums">
+              {r.size ?? '—'}
+            </div>
+            <div role="cell" className={`tabular-nums ${r.satisfied ? '' : 'text-amber-700 dark:text-amber-400'}`}>
+              {r.scheduled}/{r.pods}
+            </div>
+            <div role="cell" className="truncate text-slate-600 dark:text-slate-300" title={gangDetail(r)}>
+              {r.group.subGroups.length > 0 ? `${r.group.subGroups.length} sub-groups` : ''}
+              {r.group.topologyConstraint ? `${r.group.subGroups.length > 0 ? ' · ' : ''}topology ${r.group.topologyConstraint.topology}` : ''}
+            </div>
+          </div>
+        );
+      }}
+    />
+  );
+}
+
+export function GangPanel({ tree }: { tree: WorkloadTree }) {
+  const [open, setOpen] = useState(false);
+  const rows = gangRows(tree);
+  const summary = summariseGangs(rows);
+  return (
+    <Panel title="Gang scheduling preview" id="panel-gang">
+      {rows.length === 0 ? (
+        <p className="text-slate-500">The definition gives no gang-scheduling instructions for this workload.</p>
+      ) : !summary.collapsed ? (
+        <ul className="flex flex-col gap-2" data-testid="gang">
+          {rows.map((r) => (
+            <GangCard key={r.name} r={r} />
+          ))}
+        </ul>
+      ) : (
+        <div className="flex flex-col gap-2" data-testid="gang">
+          <p className="text-xs text-slate-700 dark:text-slate-200" data-testid="gang-summary">
+            {summaryText(summary)}
+          </p>
+          <div>
+            <button type="button" aria-expanded={open} aria-controls="gang-list" onClick={() => setOpen((o) => !o)} className="text-xs text-sky-700 hover:underline dark:text-sky-400">
+              {open ? 'Hide the PodGroups' : `Show all ${summary.groups.toLocaleString('en-US')} PodGroups`}
+            </button>
+          </div>
+          {open && (
+            <div id="gang-list">
+              <GangList rows={rows} />
+            </div>
+          )}
+        </div>
       )}
     </Panel>
   );

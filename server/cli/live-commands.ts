@@ -8,8 +8,8 @@ import { loadCatalog } from '../catalog/index.ts';
 import type { WorkloadTree } from '../engine/index.ts';
 import { columnsFor, compileCelFilter, parseQuery, printRowTable, runQuery } from '../../lib/rows/index.ts';
 import { LiveWorkloads, type WorkloadRow } from '../workloads/index.ts';
-import { conservation, type ClusterBalance } from '../workloads/conservation.ts';
 import { printTree, UsageError, type Io } from './offline.ts';
+import { reportTreeProblems } from './render-tree.ts';
 
 export interface LiveFlags {
   kubeconfig?: string;
@@ -126,7 +126,7 @@ export async function cmdTree(ref: string, flags: LiveFlags, io: Io): Promise<nu
   try {
     const tree = findTree(live, cluster, namespace, ref);
     printTree(tree, flags.output || 'tree', io);
-    return tree.errors.length === 0 ? 0 : 1;
+    return reportTreeProblems(tree, flags.output || 'tree', io.err);
   } finally {
     live.stop();
   }
@@ -169,34 +169,6 @@ export function verifyTree(tree: WorkloadTree): Discrepancy[] {
 }
 
 export async function cmdVerify(ref: string | undefined, flags: LiveFlags & { all?: boolean }, io: Io): Promise<number> {
-/**
- * The cluster-wide check of `verify --all`: per GPU resource, the rows' sum against the live pods'
- * (from their specs, by the check's own code); each difference, each pod no row counts and each
- * unreadable quantity is a discrepancy. Returns how many.
- */
-function printConservation(balances: ClusterBalance[], io: Io): number {
-  let bad = 0;
-  for (const b of balances) {
-    for (const r of b.resources) {
-      const line = `${b.cluster}: ${r.resource}: rows count ${r.rows}, live pods request ${r.pods}`;
-      if (r.rows === r.pods) io.err(`ok   ${line}`);
-      else {
-        bad++;
-        io.out(line);
-      }
-    }
-    for (const p of b.uncounted) {
-      bad++;
-      io.out(`${b.cluster}: pod ${p} holds GPUs but no row counts it`);
-    }
-    for (const u of b.unreadable) {
-      bad++;
-      io.out(`${b.cluster}: pod ${u}: not a whole number of devices`);
-    }
-  }
-  return bad;
-}
-
   if (!ref && !flags.all) throw new UsageError('verify: name a workload as KIND/NAME, or use --all');
   const { live, cluster, namespace } = await connectOnce(flags);
   try {
@@ -216,7 +188,6 @@ function printConservation(balances: ClusterBalance[], io: Io): number {
       }
     }
     io.err(`${trees.length} workloads verified, ${bad} discrepancies`);
-    if (flags.all) bad += printConservation(conservation(live.index), io);
     return bad === 0 ? 0 : 1;
   } finally {
     live.stop();

@@ -57,3 +57,13 @@ export function renderTree(tree: WorkloadTree): string {
   for (const e of tree.errors) lines.push(`error: ${e.message}`);
   return lines.join('\n');
 }
+
+/**
+ * After a tree is printed: its errors on stderr (unless the `tree` output already shows them), its
+ * warnings on stderr always; the exit code is 1 on errors only — warnings alone exit 0.
+ */
+export function reportTreeProblems(tree: WorkloadTree, output: string, err: (line: string) => void): number {
+  if (output !== 'tree') for (const e of tree.errors) err(`error: ${e.message}`);
+  for (const w of tree.warnings) err(`warning: ${w.message}`);
+  return tree.errors.length === 0 ? 0 : 1;
+}

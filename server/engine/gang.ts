@@ -1,9 +1,12 @@
 /**
  * Gang-scheduling preview: the PodGroup(s) KAI Scheduler would create from a definition's
  * `gangScheduling` (reference §3.9), with KAI's naming, sizes and validation errors.
- * The sizes follow KAI's subtree-scale rule (§3.4) so the preview tells what the scheduler will do;
- * when that size can never be met by the pods the workload asks for (pitfall P-30), or the members
- * of one group disagree on it (P-29), the preview says so in `errors`.
+ * The sizes follow KAI's subtree-scale rule (§3.4) so the preview tells what the scheduler will do.
+ * Where that disagrees with the workload the preview stays KAI's and says so in the tree's
+ * `warnings` (not `errors`: the tree is right, the scheduler's view is what it is): the members of
+ * one group compute different sizes (pitfall P-29, `gang.inconsistent`), or a size exceeds the pods
+ * the workload asks for in that group's scope (P-30, `gang.unsatisfiable`) — never when those pods
+ * are unknown (no component has a pod definition there). KAI's own failures stay `errors`.
  */
 import type { CompiledComponent, CompiledDefinition, CompiledGang } from './definition/compile.ts';
 import { EngineFailure, engineError, type EngineError } from './errors.ts';
@@ -97,6 +100,72 @@ function filterPasses(f: BoundExpression, pod: KubeObject, subject: string): boo
   return r[0] === true;
 }
 
+/** Where a PodGroup's size applies: a component's subtree, or one instance of a component (and what is below it). */
+interface Scope {
+  component: string;
+  instance?: string;
+}
+
+function scopeText(scopes: readonly Scope[], root: string): string {
+  if (scopes.length === 1 && scopes[0].component === root && scopes[0].instance === undefined) return '';
+  const one = (s: Scope) => (s.instance !== undefined ? `${s.component} instance ${s.instance}` : s.component);
+  return ` in component${scopes.length > 1 ? 's' : ''} ${scopes.map(one).join(', ')}`;
+}
+
+/**
+ * The pods the workload itself asks for in given scopes: its roles' desired pods (each counted once),
+ * or null when none of its roles lies there — no pod definition says, so there is nothing to compare.
+ * An instance scope covers that instance's pods and every pod below its component (KAI does not
+ * scope children to an instance either). Indexed once per tree: a workload may have thousands of groups.
+ */
+class DesiredPods {
+  private readonly byInstance = new Map<string, number>();
+  private readonly byComponent = new Map<string, number>();
+  private readonly below = new Map<string, string[]>();
+
+  constructor(
+    private readonly def: CompiledDefinition,
+    private readonly tree: WorkloadTree,
+  ) {
+    for (const r of tree.roles) {
+      const key = `${r.component}\u0000${r.instance}`;
+      this.byInstance.set(key, (this.byInstance.get(key) ?? 0) + r.desiredPods);
+      this.byComponent.set(r.component, (this.byComponent.get(r.component) ?? 0) + r.desiredPods);
+    }
+  }
+
+  /** Components strictly below `c` that have roles. */
+  private descendants(c: string): string[] {
+    let d = this.below.get(c);
+    if (!d) {
+      d = [...this.byComponent.keys()].filter((x) => x !== c && isInSubtree(this.def, x, c));
+      this.below.set(c, d);
+    }
+    return d;
+  }
+
+  private covers(s: Scope, component: string, instance: string): boolean {
+    if (component === s.component) return s.instance === undefined || s.instance === instance;
+    return isInSubtree(this.def, component, s.component);
+  }
+
+  in(scopes: readonly Scope[]): number | null {
+    if (scopes.length === 1) {
+      const s = scopes[0];
+      const own = s.instance !== undefined ? this.byInstance.get(`${s.component}\u0000${s.instance}`) : this.byComponent.get(s.component);
+      const parts = [own, ...this.descendants(s.component).map((c) => this.byComponent.get(c))].filter((n): n is number => n !== undefined);
+      return parts.length > 0 ? parts.reduce((a, b) => a + b, 0) : null;
+    }
+    const inside = this.tree.roles.filter((r) => scopes.some((s) => this.covers(s, r.component, r.instance)));
+    return inside.length > 0 ? inside.reduce((a, r) => a + r.desiredPods, 0) : null;
+  }
+}
+
+function unsatisfiable(name: string, need: number, desired: number | null, where: string, path: string): EngineError | null {
+  if (desired === null || need <= desired) return null;
+  return engineError('gang.unsatisfiable', `PodGroup ${name} would wait for ${need} pods, but the workload asks for ${desired}${where}`, path);
+}
+
 type Member = CompiledGang['podGroups'][number]['members'][number];
 type Candidate = { groupIndex: number; member: Member; level: string };
 
@@ -135,7 +204,10 @@ export function previewGang(
   if (!gang) return [];
   const uid = typeof meta(root).uid === 'string' ? meta(root).uid! : '';
   const namespace = objectNamespace(root);
-  const desiredPods = tree.roles.reduce((s, r) => s + r.desiredPods, 0);
+  const desired = new DesiredPods(def, tree);
+  const warn = (w: EngineError | null) => {
+    if (w) tree.warnings.push(w);
+  };
   const placementByName = new Map(tree.pods.map((p) => [p.name, p]));
 
   if (gang.podGroup) {
@@ -167,9 +239,15 @@ export function previewGang(
     });
     if (group.subGroups.length > 0) group.minSubGroup = group.subGroups.length;
     else group.minMember = subtreeScale(def, extracted, def.root);
-    const need = group.minMember ?? group.subGroups.reduce((s, g) => s + g.minMember, 0);
-    if (need > desiredPods) {
-      errors.push(engineError('gang.unsatisfiable', `PodGroup ${group.name} would wait for ${need} pods, but the workload asks for ${desiredPods}`, `${GANG}.podGroup`));
+    // Each sub-group against the pods of its subtree; then the whole group against the workload's.
+    const before = tree.warnings.length;
+    group.subGroups.forEach((g, i) => {
+      const scope = [{ component: g.name }];
+      warn(unsatisfiable(`${group.name} sub-group ${g.name}`, g.minMember, desired.in(scope), scopeText(scope, def.root.name), `${GANG}.podGroup.subGroups[${i}]`));
+    });
+    if (tree.warnings.length === before) {
+      const need = group.minMember ?? group.subGroups.reduce((s, g) => s + g.minMember, 0);
+      warn(unsatisfiable(group.name, need, desired.in([{ component: def.root.name }]), '', `${GANG}.podGroup`));
     }
     return [group];
   }
@@ -178,6 +256,8 @@ export function previewGang(
   const candidates = alphaCandidates(def);
   const groups = new Map<string, GangPodGroup>();
   const sizes = new Map<string, Set<number>>();
+  // The scopes of the members that sized each group (one, unless its members differ: P-29).
+  const scopes = new Map<string, Map<string, Scope>>();
   // Sizes depend only on (member component, instance): computed once, not per pod.
   const scaleCache = new Map<string, number>();
   for (const pod of pods) {
@@ -209,9 +289,11 @@ export function previewGang(
         g = { name, namespace, minMember: min, minSubGroup: null, subGroups: [], pods: [], source: 'podGroups' };
         groups.set(name, g);
         sizes.set(name, new Set());
+        scopes.set(name, new Map());
       }
       g.pods.push(objectName(pod));
       sizes.get(name)!.add(min);
+      scopes.get(name)!.set(scaleKey, instance !== undefined ? { component: effective.name, instance } : { component: effective.name });
     } catch (err) {
       if (!(err instanceof EngineFailure)) throw err;
       errors.push(err.toValue());
@@ -222,11 +304,10 @@ export function previewGang(
     if (s.size > 1) {
       const all = [...s].sort((a, b) => a - b);
       g.minMember = all[all.length - 1];
-      errors.push(engineError('gang.inconsistent', `members of PodGroup ${name} compute different sizes (${all.join(', ')}); KAI uses the one of whichever pod it sees first`, `${GANG}.podGroups`));
+      tree.warnings.push(engineError('gang.inconsistent', `members of PodGroup ${name} compute different sizes (${all.join(', ')}); KAI uses the one of whichever pod it sees first`, `${GANG}.podGroups`));
     }
-    if ((g.minMember ?? 0) > desiredPods) {
-      errors.push(engineError('gang.unsatisfiable', `PodGroup ${name} would wait for ${g.minMember} pods, but the workload asks for ${desiredPods}`, `${GANG}.podGroups`));
-    }
+    const where = [...scopes.get(name)!.values()];
+    warn(unsatisfiable(name, g.minMember ?? 0, desired.in(where), scopeText(where, def.root.name), `${GANG}.podGroups`));
   }
   return [...groups.values()];
 }

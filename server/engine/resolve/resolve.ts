@@ -95,6 +95,7 @@ export function emptyTree(def: CompiledDefinition, root: KubeObject, options: Re
     unmatchedGpus: emptyFigures(),
     gang: [],
     errors: [],
+    warnings: [],
   };
 }
 

@@ -46,7 +46,7 @@ test('Last-Event-ID resumes with only the missed deltas; too old an id gets a sn
 });
 
 test('per-client filters: a row leaving the filter becomes a removal; resume turns non-matching rows into removals', () => {
-  const row = (id: string, allocated: number) => ({ id, gpus: { allocated, requested: allocated, desired: allocated, byResource: { allocated: {}, requested: {}, desired: {} } }, status: 'Running', kind: 'JobSet', namespace: 'd', cluster: 'c', name: id, rolesSummary: '' }) as unknown as WorkloadRow;
+  const row = (id: string, allocated: number) => ({ id, gpus: { allocated, requested: allocated, desired: allocated, byResource: { allocated: {}, requested: {}, desired: {} }, unknown: [] }, definition: { name: 'd', source: 'catalog' }, status: 'Running', kind: 'JobSet', namespace: 'd', cluster: 'c', name: id, rolesSummary: '' }) as unknown as WorkloadRow;
   const visible = new Set<string>();
   const up = (seq: number, id: string, g: number): RowDelta => ({ seq, op: 'upsert', id, row: row(id, g) });
   assert.deepEqual(filterDeltas([up(1, 'x', 8)], q({ minGpus: 4 }), visible).map((d) => d.op), ['upsert']);

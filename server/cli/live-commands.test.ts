@@ -69,3 +69,12 @@ test('verify: a healthy workload passes; a stray pod owned by it is a discrepanc
   assert.match(bad.out, /pod debug (is owned by the workload but no component claims it|matches component replicatedjob but none of its instances)/);
   assert.match(bad.out, /nvidia.com\/gpu: the definition's templates × replicas give 12, the owned pods request 13/);
 });
+
+test('verify --all: per GPU resource the rows balance against the live pods, counted from their specs', async () => {
+  const r = await run(['verify', '--all', '-A', '--kubeconfig', sim.kubeconfigPath]);
+  const line = /ok {3}\S+: nvidia\.com\/gpu: rows count (\d+), live pods request (\d+)/.exec(r.err);
+  assert.ok(line, r.err);
+  assert.equal(line[1], line[2]);
+  assert.ok(Number(line[1]) >= 13, r.err);
+  assert.doesNotMatch(r.out, /no row counts it/);
+});

@@ -22,6 +22,8 @@ import { RowTable, type DeltaListener } from './row-table.ts';
 import { changedKinds, POD_KIND, withStaleness, type KindHealth } from './staleness.ts';
 import { WorkQueue } from './work-queue.ts';
 
+const POD_GK = '/Pod';
+
 interface ClusterState {
   graph: OwnerGraph;
   /** root uid → id of the row emitted for it */
@@ -304,6 +306,16 @@ export class WorkloadIndex {
     const found = obj ? this.rootOf(cluster, c, obj) : null;
     if (found && 'uid' in found && found.uid === rootUid && !found.served) return resolveUnserved(cluster, c.graph, rootUid, (o) => { const p = this.rootOf(cluster, c, o); return 'uid' in p && p.uid === rootUid; });
     return resolveRoot(this.definitions, cluster, c.graph, rootUid, this.health);
+  }
+
+  /** The cluster's live pods as the index holds them (for the conservation check). */
+  *pods(cluster: string): Iterable<KubeObject> {
+    const c = this.clusters.get(cluster);
+    if (!c) return;
+    for (const uid of c.graph.uidsOfKind(POD_GK)) {
+      const o = c.graph.get(uid);
+      if (o) yield o;
+    }
   }
 
   /** The row an object (a pod, a Job …) counts towards, if any. */

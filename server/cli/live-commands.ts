@@ -8,6 +8,7 @@ import { loadCatalog } from '../catalog/index.ts';
 import type { WorkloadTree } from '../engine/index.ts';
 import { columnsFor, compileCelFilter, parseQuery, printRowTable, runQuery } from '../../lib/rows/index.ts';
 import { LiveWorkloads, type WorkloadRow } from '../workloads/index.ts';
+import { conservation, type ClusterBalance } from '../workloads/conservation.ts';
 import { printTree, UsageError, type Io } from './offline.ts';
 import { reportTreeProblems } from './render-tree.ts';
 
@@ -168,6 +169,34 @@ export function verifyTree(tree: WorkloadTree): Discrepancy[] {
   return out;
 }
 
+/**
+ * The cluster-wide check of `verify --all`: per GPU resource, the rows' sum against the live pods'
+ * (from their specs, by the check's own code); each difference, each pod no row counts and each
+ * unreadable quantity is a discrepancy. Returns how many.
+ */
+function printConservation(balances: ClusterBalance[], io: Io): number {
+  let bad = 0;
+  for (const b of balances) {
+    for (const r of b.resources) {
+      const line = `${b.cluster}: ${r.resource}: rows count ${r.rows}, live pods request ${r.pods}`;
+      if (r.rows === r.pods) io.err(`ok   ${line}`);
+      else {
+        bad++;
+        io.out(line);
+      }
+    }
+    for (const p of b.uncounted) {
+      bad++;
+      io.out(`${b.cluster}: pod ${p} holds GPUs but no row counts it`);
+    }
+    for (const u of b.unreadable) {
+      bad++;
+      io.out(`${b.cluster}: pod ${u}: not a whole number of devices`);
+    }
+  }
+  return bad;
+}
+
 export async function cmdVerify(ref: string | undefined, flags: LiveFlags & { all?: boolean }, io: Io): Promise<number> {
   if (!ref && !flags.all) throw new UsageError('verify: name a workload as KIND/NAME, or use --all');
   const { live, cluster, namespace } = await connectOnce(flags);
@@ -187,6 +216,7 @@ export async function cmdVerify(ref: string | undefined, flags: LiveFlags & { al
         io.out(`${x.workload}: ${x.message}`);
       }
     }
+    if (flags.all) bad += printConservation(conservation(live.index), io);
     io.err(`${trees.length} workloads verified, ${bad} discrepancies`);
     return bad === 0 ? 0 : 1;
   } finally {

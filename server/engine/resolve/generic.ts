@@ -59,6 +59,7 @@ export function resolveWithoutDefinition(root: KubeObject, pods: readonly KubeOb
     unmatchedGpus: emptyFigures(),
     gang: [],
     errors: [],
+    warnings: [],
   };
   for (const pod of pods) {
     const tp = treePod(pod, null, isGpu);

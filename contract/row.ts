@@ -6,7 +6,7 @@
 import type { GpuAmounts, WorkloadStatusName } from './tree.ts';
 
 export interface WorkloadRow {
-  /** `cluster/namespace/kind/name`; the namespace is `_` for cluster-scoped workloads. */
+  /** `cluster/namespace/Kind.group/name` (core kinds bare, `Pod`); the namespace is `_` for cluster-scoped workloads. */
   id: string;
   cluster: string;
   namespace: string;

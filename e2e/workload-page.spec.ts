@@ -10,7 +10,7 @@ async function pageOf(baseURL: string, name: string): Promise<string> {
   const { rows } = await apiRows(baseURL, `namespace=${NS}`);
   const r = rows.find((x) => x.name === name);
   if (!r) throw new Error(`no row ${name}`);
-  return `/workloads/${encodeURIComponent(r.cluster)}/${NS}/JobSet/${name}`;
+  return `/workloads/${encodeURIComponent(r.cluster)}/${NS}/JobSet.jobset.x-k8s.io/${name}`;
 }
 
 test('the JobSet page shows the leader and worker structure with the right GPU count', async ({ page, baseURL }) => {

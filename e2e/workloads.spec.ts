@@ -180,7 +180,7 @@ test('keyboard: / focuses the search, arrows move, Enter opens', async ({ page }
   await page.keyboard.press('ArrowDown');
   await expect(rowByName(page, 'e2e-train')).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/workloads\/[^/]+\/e2e\/JobSet\/e2e-train$/);
+  await expect(page).toHaveURL(/\/workloads\/[^/]+\/e2e\/JobSet\.jobset\.x-k8s\.io\/e2e-train$/);
   await expect(page.getByTestId('workload-name')).toHaveText('e2e-train');
 
   // Back to the table, by the page's link and by the browser: the filtered view is still there.

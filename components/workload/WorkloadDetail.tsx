@@ -65,7 +65,8 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
     retry: (n, e) => !(e instanceof HttpError && e.status === 404) && n < 2,
     refetchInterval: 15_000,
   });
-  const { row, hasSnapshot } = useLiveRow(id);
+  // The live row is the one the server resolved (a link may name a bare kind; the row id has its group).
+  const { row, hasSnapshot } = useLiveRow(query.data?.row.id ?? id);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [goneAt, setGoneAt] = useState<number | null>(null);
 

@@ -1,11 +1,21 @@
-/** Links between the table, the workload page and the API (namespace `_` for cluster-scoped). */
+/**
+ * Links between the table, the workload page and the API (namespace `_` for cluster-scoped; the
+ * kind with its API group, `JobSet.jobset.x-k8s.io`, as in row ids).
+ */
 import type { WorkloadRow } from '../../contract/index.ts';
+import { kindRef } from '../../lib/rows/identity.ts';
 
 export interface WorkloadKey {
   cluster: string;
   namespace: string;
+  /** The kind with its API group (`Job.batch`; core kinds bare), as a URL names it. */
   kind: string;
   name: string;
+}
+
+/** A row's key: its kind named with its group. */
+export function keyOf(r: WorkloadRow): WorkloadKey {
+  return { cluster: r.cluster, namespace: r.namespace, kind: kindRef(r.kind, r.apiVersion), name: r.name };
 }
 
 const seg = (s: string) => encodeURIComponent(s);
@@ -15,7 +25,7 @@ function path(k: WorkloadKey): string {
 }
 
 export function workloadHref(k: WorkloadKey | WorkloadRow): string {
-  return `/workloads/${path(k)}`;
+  return `/workloads/${path('apiVersion' in k ? keyOf(k) : k)}`;
 }
 
 export function workloadApi(k: WorkloadKey): string {

@@ -1,5 +1,6 @@
 /** Row builders for the dashboard's unit tests (not shipped in pages). */
 import type { WorkloadRow } from '../../contract/index.ts';
+import { workloadId } from './identity.ts';
 
 export interface RowInput {
   cluster?: string;
@@ -33,7 +34,7 @@ export function makeRow(i: RowInput = {}): WorkloadRow {
   const desired = i.desired ?? requested;
   const roles = i.roles ?? [];
   return {
-    id: `${cluster}/${namespace}/${kind}/${name}`,
+    id: workloadId({ cluster, namespace, kind, apiVersion: i.apiVersion ?? 'jobset.x-k8s.io/v1alpha2', name }),
     cluster,
     namespace,
     apiVersion: i.apiVersion ?? 'jobset.x-k8s.io/v1alpha2',

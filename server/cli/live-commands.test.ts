@@ -49,6 +49,12 @@ test('tree KIND/NAME prints the live workload tree', async () => {
   const r = await run(['tree', 'jobset/train', '--kubeconfig', sim.kubeconfigPath]);
   assert.equal(r.code, 0, r.err);
   assert.match(r.out.split('\n')[0], /^JobSet default\/train {2}\S+ {2}12 GPU/);
+  // As kubectl names it: the plural with its group, the kind with its group, any case.
+  for (const ref of ['jobsets.jobset.x-k8s.io/train', 'JobSet.jobset.x-k8s.io/train', 'JOBSETS/train']) {
+    const byGroup = await run(['tree', ref, '--kubeconfig', sim.kubeconfigPath]);
+    assert.equal(byGroup.code, 0, `${ref}: ${byGroup.err}`);
+  }
+  assert.equal((await run(['tree', 'jobsets.example.com/train', '--kubeconfig', sim.kubeconfigPath])).code, 1);
   const missing = await run(['tree', 'jobset/nope', '--kubeconfig', sim.kubeconfigPath]);
   assert.equal(missing.code, 1);
   assert.match(missing.err, /no workload jobset\/nope in namespace default/);

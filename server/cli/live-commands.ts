@@ -6,7 +6,8 @@ import { stringify } from 'yaml';
 import { loadClusterConfigs } from '../cluster/index.ts';
 import { loadCatalog } from '../catalog/index.ts';
 import type { WorkloadTree } from '../engine/index.ts';
-import { columnsFor, compileCelFilter, parseQuery, printRowTable, runQuery } from '../../lib/rows/index.ts';
+import { columnsFor, compileCelFilter, groupOfApiVersion, kindRef, parseQuery, printRowTable, runQuery } from '../../lib/rows/index.ts';
+import { kindGuess, kindsNamed } from './kind-ref.ts';
 import { LiveWorkloads, type WorkloadRow } from '../workloads/index.ts';
 import { conservation, type ClusterBalance } from '../workloads/conservation.ts';
 import { printTree, UsageError, type Io } from './offline.ts';
@@ -109,16 +110,23 @@ function parseRef(ref: string): { kind: string; name: string } {
   return { kind: ref.slice(0, i).toLowerCase(), name: ref.slice(i + 1) };
 }
 
-function kindMatches(rowKind: string, wanted: string): boolean {
-  const k = rowKind.toLowerCase();
-  return k === wanted || `${k}s` === wanted || `${k}es` === wanted || wanted.split('.')[0] === k;
-}
-
+/**
+ * The workload a `KIND/NAME` argument names in a namespace (or cluster-scoped): the kind read as
+ * kubectl reads it (kind-ref.ts). Two workloads of that name under kinds of different groups make
+ * the argument ambiguous: the error lists them with their groups, as kubectl would want them named.
+ */
 function findTree(live: LiveWorkloads, cluster: string, namespace: string, ref: string): WorkloadTree {
   const { kind, name } = parseRef(ref);
-  const row = live.index.allRows().find((r) => r.name === name && kindMatches(r.kind, kind) && (r.namespace === namespace || r.namespace === ''));
-  if (!row) throw new UsageError(`no workload ${ref} in namespace ${namespace} of cluster ${cluster}`);
-  const at = live.index.rootOfRow(row.id)!;
+  const named = kindsNamed(kind, live.connection(cluster)?.servedResources() ?? []);
+  const guess = kindGuess(kind);
+  const rows = live.index.allRows().filter((r) => {
+    if (r.name !== name || !(r.namespace === namespace || r.namespace === '')) return false;
+    const g = groupOfApiVersion(r.apiVersion);
+    return named.size > 0 ? named.has(`${g}/${r.kind}`) : guess(g, r.kind);
+  });
+  if (rows.length === 0) throw new UsageError(`no workload ${ref} in namespace ${namespace} of cluster ${cluster}`);
+  if (rows.length > 1) throw new UsageError(`${ref} is ambiguous in namespace ${namespace}: ${rows.map((r) => `${kindRef(r.kind, r.apiVersion).toLowerCase()}/${r.name}`).join(', ')}; name the kind with its group`);
+  const at = live.index.rootOfRow(rows[0].id)!;
   return live.index.resolve(at.cluster, at.uid)!.tree;
 }
 

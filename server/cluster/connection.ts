@@ -113,6 +113,11 @@ export class ClusterConnection {
     return this.served.has(gk);
   }
 
+  /** Every resource the cluster serves, as discovery last said (empty before the first discovery). */
+  servedResources(): readonly ServedResource[] {
+    return this.discovery?.resources ?? [];
+  }
+
   /** The versions the cluster serves of a kind (`group/Kind`), e.g. of a definition CRD. */
   servedVersions(gk: string): string[] {
     return this.discovery ? this.discovery.resources.filter((r) => groupKind(r.group, r.kind) === gk).map((r) => r.version) : [];

@@ -8,7 +8,7 @@ import type { ServedResource } from './types.ts';
 
 interface ApiResourceList {
   groupVersion: string;
-  resources: Array<{ name: string; kind: string; namespaced: boolean; verbs: string[] }>;
+  resources: Array<{ name: string; kind: string; namespaced: boolean; verbs: string[]; singularName?: string; shortNames?: string[] }>;
 }
 interface ApiGroupList {
   groups: Array<{ name: string; versions: Array<{ groupVersion: string; version: string }>; preferredVersion?: { version: string } }>;
@@ -26,7 +26,7 @@ export interface DiscoveryResult {
 function fromList(list: ApiResourceList, group: string, version: string): ServedResource[] {
   return (list.resources ?? [])
     .filter((r) => !r.name.includes('/'))
-    .map((r) => ({ group, version, resource: r.name, kind: r.kind, namespaced: r.namespaced, verbs: r.verbs ?? [] }));
+    .map((r) => ({ group, version, resource: r.name, kind: r.kind, namespaced: r.namespaced, verbs: r.verbs ?? [], singular: r.singularName || r.kind.toLowerCase(), shortNames: Array.isArray(r.shortNames) ? r.shortNames : [] }));
 }
 
 export async function discover(kc: KubeConfig, signal?: AbortSignal): Promise<DiscoveryResult> {

@@ -23,6 +23,9 @@ export interface ServedResource {
   kind: string;
   namespaced: boolean;
   verbs: string[];
+  /** `jobset`; kubectl accepts it, the plural, the kind and the short names (`lws`) as the resource's name. */
+  singular?: string;
+  shortNames?: string[];
 }
 
 /** `apps/Deployment`, `/Pod`: how kinds are named across versions. */

@@ -68,7 +68,7 @@ test('a JobSet created in the cluster becomes one row with its roles and GPU tot
   const live = await connect(sim);
   sim.store.create({ apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', metadata: { name: 'train', namespace: 'default' }, spec: { replicatedJobs: [{ name: 'leader', replicas: 1, template: tpl(4) }, { name: 'worker', replicas: 2, template: tpl(4) }] } });
   const row = await until('a Running JobSet row with 12 allocated GPUs', () => {
-    const r = live.index.row('wmap-sim/default/JobSet/train');
+    const r = live.index.row('wmap-sim/default/JobSet.jobset.x-k8s.io/train');
     return r && r.status === 'Running' && r.gpus.allocated === 12 ? r : undefined;
   });
   assert.equal(row.gpus.desired, 12);
@@ -151,7 +151,7 @@ test('a kind the credentials may not list is reported as forbidden; the rest kee
   const live = await connect(sim, file);
   const info = await until('pods forbidden', () => live.clusters().find((c) => c.forbiddenKinds.includes('pods')));
   assert.equal(info.state, 'connected');
-  await until('the Job row despite forbidden pods', () => live.index.row('wmap-sim/default/Job/j'));
+  await until('the Job row despite forbidden pods', () => live.index.row('wmap-sim/default/Job.batch/j'));
 });
 
 test('an unreachable cluster is reported as such', async () => {
@@ -206,10 +206,10 @@ test('applying a Karta with kubectl makes its workloads appear', { skip: existsS
   const owner = [{ apiVersion: 'example.com/v1', kind: 'Trainer', name: 'llm', uid: trainer.metadata.uid!, controller: true }];
   sim.store.create(runningPod('llm-0', 2, { ownerReferences: owner }));
   sim.store.create(runningPod('llm-1', 2, { ownerReferences: owner }));
-  const row = await until('the Trainer row from the cluster definition', () => live.index.row('wmap-sim/default/Trainer/llm'));
+  const row = await until('the Trainer row from the cluster definition', () => live.index.row('wmap-sim/default/Trainer.example.com/llm'));
   assert.equal(row.definition.source, 'cluster');
-  await until('both pods and 4 GPUs', () => live.index.row('wmap-sim/default/Trainer/llm')?.gpus.allocated === 4);
-  assert.equal(live.index.row('wmap-sim/default/Trainer/llm')!.status, 'Running');
+  await until('both pods and 4 GPUs', () => live.index.row('wmap-sim/default/Trainer.example.com/llm')?.gpus.allocated === 4);
+  assert.equal(live.index.row('wmap-sim/default/Trainer.example.com/llm')!.status, 'Running');
   // The pods are part of the Trainer, not workloads of their own.
   assert.ok(!live.index.row('wmap-sim/default/Pod/llm-0'));
   assert.deepEqual(live.clusters()[0].definitionApis.karta, ['v1alpha1']);

@@ -38,7 +38,7 @@ export function rowOfTree(tree: WorkloadTree, createdAt: string | null): Workloa
   const w = tree.workload;
   const allPods = [...tree.pods, ...tree.unmatchedPods];
   return {
-    id: rowId(w.cluster, w.namespace, w.kind, w.name),
+    id: rowId(w),
     cluster: w.cluster,
     namespace: w.namespace,
     apiVersion: w.apiVersion,

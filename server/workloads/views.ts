@@ -4,7 +4,7 @@ import type { DefinitionDetail, DefinitionItem, OwnedObject, TreePod, ValidateRe
 import { compileDefinition, isPod, loadDefinitionsFromText, ownerRefsOf, sumAmounts, type KubeObject } from '../engine/index.ts';
 import type { DefinitionEntry } from './definitions.ts';
 import { runQuery, type RowQuery } from '../../lib/rows/index.ts';
-import { rowId } from './row.ts';
+import type { WorkloadRow } from './row.ts';
 import type { WorkloadIndex } from './workload-index.ts';
 
 /** One page of the rows a query selects, with the totals of all of them (not just the page). */
@@ -14,10 +14,23 @@ export function pageOfRows(index: WorkloadIndex, query: RowQuery, limit: number,
 }
 
 
+/**
+ * The row a page or API path names: `Kind.group` exactly (the row id), or a bare kind (any case)
+ * when exactly one row of that name has a kind of that name — an old link, or one typed by hand.
+ */
+export function findRow(index: WorkloadIndex, cluster: string, namespace: string, kind: string, name: string): WorkloadRow | null {
+  const ns = namespace === '_' ? '' : namespace;
+  const exact = index.row(`${cluster}/${ns || '_'}/${kind}/${name}`);
+  if (exact) return exact;
+  if (kind.includes('.')) return null;
+  const k = kind.toLowerCase();
+  const found = index.allRows().filter((r) => r.cluster === cluster && r.namespace === ns && r.name === name && r.kind.toLowerCase() === k);
+  return found.length === 1 ? found[0] : null;
+}
+
 export function workloadDetail(index: WorkloadIndex, cluster: string, namespace: string, kind: string, name: string): WorkloadDetail | null {
-  const id = rowId(cluster, namespace === '_' ? '' : namespace, kind, name);
-  const row = index.row(id);
-  const at = index.rootOfRow(id);
+  const row = findRow(index, cluster, namespace, kind, name);
+  const at = row ? index.rootOfRow(row.id) : undefined;
   if (!row || !at) return null;
   const r = index.resolve(at.cluster, at.uid);
   if (!r) return null;

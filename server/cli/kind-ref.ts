@@ -1,0 +1,31 @@
+/**
+ * What a `KIND/NAME` argument names, as kubectl reads it: the kind, its plural, its singular or a
+ * short name (`lws`), any case, optionally followed by `.group` (`jobs.batch`, `job.batch.volcano.sh`),
+ * resolved against the cluster's discovery. Pure.
+ */
+import type { ServedResource } from '../cluster/index.ts';
+
+/** The `group/Kind`s a kind token names; several when the token leaves the group open (`job` with Volcano installed). */
+export function kindsNamed(token: string, served: readonly ServedResource[]): Set<string> {
+  const t = token.toLowerCase();
+  const out = new Set<string>();
+  for (const r of served) {
+    const names = [r.kind.toLowerCase(), r.resource.toLowerCase(), (r.singular ?? r.kind).toLowerCase(), ...(r.shortNames ?? []).map((s) => s.toLowerCase())];
+    for (const n of names) {
+      if (t === n || (r.group !== '' && t === `${n}.${r.group.toLowerCase()}`)) out.add(`${r.group}/${r.kind}`);
+    }
+  }
+  return out;
+}
+
+/** Without discovery (or for a kind it does not list): the kind, lower-case, with an optional plural `s`/`es` and `.group`. */
+export function kindGuess(token: string): (group: string, kind: string) => boolean {
+  const t = token.toLowerCase();
+  const dot = t.indexOf('.');
+  const name = dot < 0 ? t : t.slice(0, dot);
+  const group = dot < 0 ? null : t.slice(dot + 1);
+  return (g, kind) => {
+    const k = kind.toLowerCase();
+    return (name === k || name === `${k}s` || name === `${k}es`) && (group === null || group === g.toLowerCase());
+  };
+}

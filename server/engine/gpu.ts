@@ -5,7 +5,7 @@
  * biggest init container and the sum of the app containers; sidecars (init containers with
  * `restartPolicy: Always`) keep running and add to both; pod overhead adds on top.
  */
-import { parseQuantity } from './quantity.ts';
+import { deviceCount } from '../../lib/quantity/index.ts';
 import type { GpuAmounts, GpuFigures, GpuTotal } from './tree.ts';
 
 export type GpuResourceMatcher = (resourceName: string) => boolean;
@@ -44,27 +44,42 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** GPU amounts one container asks for: request, else limit. */
-export function containerGpus(c: unknown, isGpu: GpuResourceMatcher = isDefaultGpuResource): GpuAmounts {
+/** Called with what cannot be counted (`container c: nvidia.com/gpu "1.5" must be an integer …`); the amount is left out. */
+export type QuantityProblem = (message: string) => void;
+
+function devices(raw: unknown, what: () => string, report?: QuantityProblem): number | null {
+  const d = deviceCount(raw);
+  if (d.ok) return d.value;
+  report?.(`${what()} ${JSON.stringify(raw)} ${d.message}; not counted`);
+  return null;
+}
+
+/**
+ * GPU amounts one container asks for: request, else limit. GPU resources are extended resources:
+ * whole devices, read exactly as the API server reads quantities; a value it would reject is
+ * reported and not counted (never a silent 0, never a fraction).
+ */
+export function containerGpus(c: unknown, isGpu: GpuResourceMatcher = isDefaultGpuResource, report?: QuantityProblem): GpuAmounts {
   const out: GpuAmounts = {};
   if (!isObj(c)) return out;
   const res = (c as ContainerLike).resources;
   if (!isObj(res)) return out;
   const requests = isObj(res.requests) ? res.requests : null;
   const limits = isObj(res.limits) ? res.limits : null;
+  const where = (field: string, name: string) => () => `container ${String((c as { name?: unknown }).name ?? '?')}: resources.${field}["${name}"]`;
   // Hot path (every pod of every workload): plain loops, no intermediate sets.
   if (requests) {
     for (const name in requests) {
       // A null request is an absent one (Kubernetes drops it), so the limit applies.
       if (requests[name] === null || requests[name] === undefined || !isGpu(name)) continue;
-      const q = parseQuantity(requests[name]);
+      const q = devices(requests[name], where('requests', name), report);
       if (q !== null && q > 0) out[name] = q;
     }
   }
   if (limits) {
     for (const name in limits) {
       if ((requests && requests[name] !== null && requests[name] !== undefined) || !isGpu(name)) continue;
-      const q = parseQuantity(limits[name]);
+      const q = devices(limits[name], where('limits', name), report);
       if (q !== null && q > 0) out[name] = q;
     }
   }
@@ -80,16 +95,16 @@ function maxInto(target: GpuAmounts, other: GpuAmounts): void {
 }
 
 /** Effective GPU request of a pod spec (`{containers, initContainers, overhead}`). */
-export function podSpecGpus(spec: unknown, isGpu: GpuResourceMatcher = isDefaultGpuResource): GpuAmounts {
+export function podSpecGpus(spec: unknown, isGpu: GpuResourceMatcher = isDefaultGpuResource, report?: QuantityProblem): GpuAmounts {
   if (!isObj(spec)) return {};
   const containers = Array.isArray(spec.containers) ? spec.containers : [];
   const inits = Array.isArray(spec.initContainers) ? spec.initContainers : [];
   const app: GpuAmounts = {};
-  for (const c of containers) addInto(app, containerGpus(c, isGpu));
+  for (const c of containers) addInto(app, containerGpus(c, isGpu, report));
   const sidecarsSoFar: GpuAmounts = {};
   const initPeak: GpuAmounts = {};
   for (const c of inits) {
-    const g = containerGpus(c, isGpu);
+    const g = containerGpus(c, isGpu, report);
     if (isObj(c) && c.restartPolicy === 'Always') {
       addInto(sidecarsSoFar, g);
       maxInto(initPeak, { ...sidecarsSoFar });
@@ -105,7 +120,7 @@ export function podSpecGpus(spec: unknown, isGpu: GpuResourceMatcher = isDefault
   maxInto(out, initPeak);
   if (isObj(spec.overhead)) {
     for (const [k, v] of Object.entries(spec.overhead)) {
-      const q = isGpu(k) ? parseQuantity(v) : null;
+      const q = isGpu(k) ? devices(v, () => `overhead["${k}"]`, report) : null;
       if (q !== null && q > 0 && out[k] !== undefined) out[k] += q;
     }
   }

@@ -53,8 +53,9 @@ export function rowOfTree(tree: WorkloadTree, createdAt: string | null): Workloa
       requested: tree.gpus.requested.total,
       desired: tree.gpus.desired.total,
       byResource: { allocated: tree.gpus.allocated.byResource, requested: tree.gpus.requested.byResource, desired: tree.gpus.desired.byResource },
-      // Without a definition no template says what the workload asks for.
-      unknown: tree.definition.source === 'none' ? ['desired'] : [],
+      // Without a definition no template says what the workload asks for; a replica count the API
+      // server would refuse leaves it unknown too.
+      unknown: tree.definition.source === 'none' || tree.errors.some((e) => e.code === 'object.replicas') ? ['desired'] : [],
     },
     pods: { ready: allPods.filter((p) => p.ready).length, total: allPods.length },
     roles: tree.roles.map((r) => ({ name: r.name, pods: r.livePods, desired: r.desiredPods })),

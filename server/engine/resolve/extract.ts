@@ -16,6 +16,8 @@ import { isRecord } from '../k8s.ts';
 export interface ExtractedInstance {
   id: string;
   replicas: number | null;
+  /** The replica count was there but one the API server would refuse: desired is unknown. */
+  replicasInvalid?: boolean;
   minReplicas: number | null;
   maxReplicas: number | null;
   /** The pod spec this instance's pods are built from (from a template, a pod spec or fragments). */
@@ -77,9 +79,20 @@ function perInstance(expr: BoundExpression | undefined, root: unknown, count: nu
   return results;
 }
 
-function toScale(v: unknown, expr: BoundExpression | undefined, subject: string): number | null {
+/** The API server's bound on replica counts (int32). */
+export const MAX_REPLICAS = 2 ** 31 - 1;
+
+/**
+ * A replica count. A negative or absurd one (beyond int32, which the API server would reject) is an
+ * error, and the count is unknown (null), never a negative total.
+ */
+function toScale(v: unknown, expr: BoundExpression | undefined, subject: string, errors?: EngineError[], instance?: string): number | null {
   if (v === null || v === undefined) return null;
-  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  if (typeof v === 'number' && Number.isInteger(v)) {
+    if (v >= 0 && v <= MAX_REPLICAS) return v;
+    errors?.push(engineError('object.replicas', `${expr?.path ?? 'scale'}: ${subject}${instance ? ` instance ${instance}` : ''} asks for ${v} replicas, which the API server would refuse (0 to ${MAX_REPLICAS}); its desired pods and GPUs are unknown`, expr?.path ?? ''));
+    return null;
+  }
   throw new EngineFailure('expression.type', `${expr?.path ?? 'scale'}: expected an integer replica count, got ${JSON.stringify(v)} in ${subject}`, expr?.path ?? '');
 }
 
@@ -156,11 +169,14 @@ export function extractComponent(c: CompiledComponent, root: unknown, subject: s
       podSpec = specFromFragments(f);
       if (f.labelsPath !== undefined || f.annotationsPath !== undefined) podMetadata = { labels: stringMap(f.labelsPath), annotations: stringMap(f.annotationsPath) };
     }
+    const before = errors.length;
+    const count = toScale(replicas[i], c.scale?.replicas, subject, errors, id);
     return {
       id,
-      replicas: toScale(replicas[i], c.scale?.replicas, subject),
-      minReplicas: toScale(minReplicas[i], c.scale?.minReplicas, subject),
-      maxReplicas: toScale(maxReplicas[i], c.scale?.maxReplicas, subject),
+      replicas: count,
+      ...(errors.length > before ? { replicasInvalid: true } : {}),
+      minReplicas: toScale(minReplicas[i], c.scale?.minReplicas, subject, errors, id),
+      maxReplicas: toScale(maxReplicas[i], c.scale?.maxReplicas, subject, errors, id),
       podSpec,
       podMetadata,
       raw,

@@ -62,7 +62,7 @@ export function resolveWithoutDefinition(root: KubeObject, pods: readonly KubeOb
     warnings: [],
   };
   for (const pod of pods) {
-    const tp = treePod(pod, null, isGpu);
+    const tp = treePod(pod, null, isGpu, tree.errors);
     tree.unmatchedPods.push(tp);
     addPodToFigures([tree.gpus, tree.unmatchedGpus], tp.gpus, !podIsFinished(pod) && !podIsTerminating(pod), tp.allocated);
   }

@@ -25,9 +25,11 @@ export interface ResolveOptions {
   ownedOnly?: boolean;
 }
 
-export function treePod(pod: KubeObject, placement: PodPlacement | null, isGpu: GpuResourceMatcher): TreePod {
+/** A pod of the tree; a GPU quantity the API server would reject is an error naming the pod and container, and not counted. */
+export function treePod(pod: KubeObject, placement: PodPlacement | null, isGpu: GpuResourceMatcher, errors?: EngineError[]): TreePod {
   const phase = podPhase(pod);
   const node = podNode(pod);
+  const report = errors ? (m: string) => errors.push(engineError('object.quantity', `${describeObject(pod)}: ${m}`, `pod ${objectNamespace(pod)}/${objectName(pod)}`)) : undefined;
   return {
     name: objectName(pod),
     namespace: objectNamespace(pod),
@@ -38,7 +40,7 @@ export function treePod(pod: KubeObject, placement: PodPlacement | null, isGpu: 
     phase,
     ready: podReady(pod),
     node,
-    gpus: podSpecGpus(pod.spec, isGpu),
+    gpus: podSpecGpus(pod.spec, isGpu, report),
     allocated: node !== null && !podIsFinished(pod),
     restarts: podRestarts(pod),
   };
@@ -142,7 +144,7 @@ function resolveTree(def: CompiledDefinition, root: KubeObject, objects: readonl
   for (const pod of pods) {
     const placement = matcher.place(pod);
     if (placement.problem) errors.push(placement.problem.toValue());
-    const tp = treePod(pod, placement, isGpu);
+    const tp = treePod(pod, placement, isGpu, errors);
     // A terminating pod is no longer asked for, but holds its GPUs until it is gone.
     const requested = !podIsFinished(pod) && !podIsTerminating(pod);
     // Requested and allocated count every owned pod, claimed or not: the GPUs are held either way.
@@ -173,7 +175,9 @@ function resolveTree(def: CompiledDefinition, root: KubeObject, objects: readonl
     const cg = figuresOf(componentGpus, c.name);
     const tc: TreeComponent = { name: c.name, kind: c.kind, parent: c.parent, hasPodDefinition: c.isLeaf, instances: [], gpus: cg };
     for (const inst of e?.instances ?? []) {
-      const gpusPerPod = inst.podSpec ? podSpecGpus(inst.podSpec, isGpu) : {};
+      const gpusPerPod = inst.podSpec
+        ? podSpecGpus(inst.podSpec, isGpu, (m) => errors.push(engineError('object.quantity', `${subject}: the pod template of component ${c.name}${inst.id ? ` instance ${inst.id}` : ''}: ${m}`, `component ${c.name}`)))
+        : {};
       const key = `${c.name}\u0000${inst.id}`;
       const l = live.get(key) ?? { live: 0, ready: 0 };
       // Duplicate instance ids (reported as errors) match the same pods: each gets its own copy.
@@ -191,8 +195,9 @@ function resolveTree(def: CompiledDefinition, root: KubeObject, objects: readonl
         gpus: ig,
       });
       if (!c.isLeaf) continue;
-      // Leaf replicas are the total pods of the instance, as in every upstream catalog entry.
-      const desiredPods = inst.replicas ?? 1;
+      // Leaf replicas are the total pods of the instance, as in every upstream catalog entry; a count
+      // the API server would refuse asks for nothing we can count (the error says so).
+      const desiredPods = inst.replicasInvalid ? 0 : (inst.replicas ?? 1);
       for (const f of [tree.gpus, cg, ig]) addToTotal(f.desired, gpusPerPod, desiredPods);
       const base = inst.id || c.name;
       roleNames.set(base, (roleNames.get(base) ?? 0) + 1);

@@ -24,10 +24,14 @@ export interface RowTotals {
   requested: number;
   /** Summed over the rows whose desired GPUs are known. */
   desired: number;
-  /** Rows whose desired GPUs are unknown (no definition describes them), left out of `desired`. */
+  /** Rows whose figure is unknown (see the row's `gpus.unknown`), left out of that sum. */
+  allocatedUnknown: number;
+  requestedUnknown: number;
   desiredUnknown: number;
   podsReady: number;
   podsTotal: number;
+  /** Rows whose pods cannot be read, left out of the pod counts. */
+  podsUnknown: number;
 }
 
 /** `GET /api/workloads/{cluster}/{namespace}/{kind}/{name}` */

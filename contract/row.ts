@@ -30,7 +30,8 @@ export interface WorkloadRow {
      */
     unknown: GpuField[];
   };
-  pods: { ready: number; total: number };
+  /** `unknown` while the pods cannot be read (forbidden, never listed): the counts are then not data. */
+  pods: { ready: number; total: number; unknown?: boolean };
   roles: Array<{ name: string; pods: number; desired: number }>;
   /** e.g. `1 leader · 2 workers` */
   rolesSummary: string;

@@ -96,10 +96,16 @@ function Cell({ column, row, now, href }: { column: RowColumn; row: WorkloadRow;
       );
     case 'pods':
       return (
-        <div role="gridcell" className="text-right tabular-nums" title={`${row.pods.ready} ready of ${row.pods.total} pods`}>
-          <span className={row.pods.ready < row.pods.total ? 'text-amber-700 dark:text-amber-400' : ''}>{row.pods.ready}</span>
-          <span className="text-slate-400">/{row.pods.total}</span>
-        </div>
+        row.pods.unknown ? (
+          <div role="gridcell" className="text-right tabular-nums text-slate-500" title="Pods cannot be read (forbidden or never listed): unknown, not 0">
+            ?
+          </div>
+        ) : (
+          <div role="gridcell" className="text-right tabular-nums" title={`${row.pods.ready} ready of ${row.pods.total} pods`}>
+            <span className={row.pods.ready < row.pods.total ? 'text-amber-700 dark:text-amber-400' : ''}>{row.pods.ready}</span>
+            <span className="text-slate-400">/{row.pods.total}</span>
+          </div>
+        )
       );
     case 'roles':
       return (

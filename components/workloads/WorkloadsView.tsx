@@ -9,6 +9,7 @@ import { useConnection, useLiveRows, useNow } from '../live/LiveProvider.tsx';
 import { Notices } from '../ui/Notices.tsx';
 import { clusterNotices } from './cluster-notices.ts';
 import { FilterBar } from './FilterBar.tsx';
+import { CapacityTotals } from '../nodes/CapacityTotals.tsx';
 import type { Facets } from './FilterBar.tsx';
 import { formatGpus } from '../../lib/format/gpus.ts';
 import { clearFilters, encodeQuery as encodeView, facetCounts, hasFilters, runQuery, toggleSort, type SortKey } from '../../lib/rows/index.ts';
@@ -120,7 +121,7 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
     <div className="flex min-h-0 flex-1 flex-col gap-3">
       <Notices notices={notices} />
       <FilterBar view={view} setView={setView} facets={facets} cel={derived.cel} searchRef={searchRef} />
-      <div className="flex h-6 flex-wrap items-baseline gap-x-5 text-sm tabular-nums text-slate-600 dark:text-slate-300" data-testid="totals" aria-live="polite">
+      <div className="flex min-h-6 flex-wrap items-baseline gap-x-5 text-sm tabular-nums text-slate-600 dark:text-slate-300" data-testid="totals" aria-live="polite">
         <span>
           <span className="font-semibold text-slate-900 dark:text-white" data-testid="total-workloads">
             {live.hasSnapshot ? t.workloads : '–'}
@@ -133,27 +134,26 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
           <span className="font-semibold text-slate-900 dark:text-white" data-testid="total-allocated">
             {live.hasSnapshot ? formatGpus(t.allocated) : '–'}
           </span>
+          <UnknownCount n={t.allocatedUnknown} testId="total-allocated-unknown" why="Workloads whose pods cannot be read: what they hold is unknown, so it is not in this sum" />
         </span>
         <span title="GPUs requested by live, non-terminal pods">
           requested{' '}
           <span className="font-semibold text-slate-900 dark:text-white" data-testid="total-requested">
             {live.hasSnapshot ? formatGpus(t.requested) : '–'}
           </span>
+          <UnknownCount n={t.requestedUnknown} testId="total-requested-unknown" why="Workloads whose pods cannot be read: what they request is unknown, so it is not in this sum" />
         </span>
         <span title="GPUs the workloads' templates ask for (templates × replicas)">
           desired{' '}
           <span className="font-semibold text-slate-900 dark:text-white" data-testid="total-desired">
             {live.hasSnapshot ? formatGpus(t.desired) : '–'}
           </span>
-          {t.desiredUnknown > 0 && (
-            <span className="text-slate-500" title="Workloads no definition describes: what they ask for is unknown, so it is not in this sum" data-testid="total-desired-unknown">
-              {' '}+ {t.desiredUnknown} unknown
-            </span>
-          )}
+          <UnknownCount n={t.desiredUnknown} testId="total-desired-unknown" why="Workloads no definition describes (or with a replica count the API server would refuse): what they ask for is unknown, so it is not in this sum" />
         </span>
         <span className="text-slate-500">
-          pods {t.podsReady}/{t.podsTotal} ready
+          pods {t.podsReady}/{t.podsTotal} ready{t.podsUnknown > 0 ? ` (+ ${t.podsUnknown} workloads whose pods cannot be read)` : ''}
         </span>
+        <CapacityTotals clusters={view.cluster} />
       </div>
       <WorkloadTable
         rows={derived.rows}
@@ -170,5 +170,15 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
         <kbd className="rounded border px-1">/</kbd> search · <kbd className="rounded border px-1">↑</kbd> <kbd className="rounded border px-1">↓</kbd> move · <kbd className="rounded border px-1">Enter</kbd> open
       </p>
     </div>
+  );
+}
+
+/** "+ N unknown" beside a total: rows whose figure is not known are left out of the sum, and counted. */
+function UnknownCount({ n, testId, why }: { n: number; testId: string; why: string }) {
+  if (n === 0) return null;
+  return (
+    <span className="text-slate-500" title={why} data-testid={testId}>
+      {' '}+ {n} unknown
+    </span>
   );
 }

@@ -86,7 +86,7 @@ test('text terms split on whitespace', () => {
 });
 
 test('totals of what is shown; facet counts list each value once', () => {
-  assert.deepEqual(totalsOf(CASE_ROWS), { workloads: 4, allocated: 13, requested: 21, desired: 21, desiredUnknown: 0, podsReady: 0, podsTotal: 0 });
+  assert.deepEqual(totalsOf(CASE_ROWS), { workloads: 4, allocated: 13, requested: 21, desired: 21, allocatedUnknown: 0, requestedUnknown: 0, desiredUnknown: 0, podsReady: 0, podsTotal: 0, podsUnknown: 0 });
   const r = runQuery(CASE_ROWS, parseQuery('namespace=team-a').query, CASE_NOW);
   assert.deepEqual([r.totals.workloads, r.totals.allocated, r.totals.requested], [2, 12, 20]);
   assert.deepEqual(facetCounts(CASE_ROWS, 'namespace'), [{ value: 'team-a', count: 2 }, { value: 'team-b', count: 2 }]);
@@ -122,4 +122,12 @@ test('workloads without a definition: filtered by definition=none; their unknown
   assert.equal(t.desired, 9);
   assert.equal(t.desiredUnknown, 1);
   assert.equal(t.allocated, 21);
+});
+
+test('totals leave unknown figures out and count them: pods that cannot be read are not 0 GPUs', async () => {
+  const { makeRow } = await import('./test-rows.ts');
+  const unread = makeRow({ name: 'blind', allocated: 0, desired: 8, ready: 0, total: 0 });
+  const blind = { ...unread, gpus: { ...unread.gpus, unknown: ['allocated', 'requested'] as Array<'allocated' | 'requested'> }, pods: { ...unread.pods, unknown: true } };
+  const t = totalsOf([makeRow({ name: 'seen', allocated: 4, ready: 1, total: 1 }), blind]);
+  assert.deepEqual([t.allocated, t.allocatedUnknown, t.requested, t.requestedUnknown, t.desired, t.desiredUnknown, t.podsTotal, t.podsUnknown], [4, 1, 4, 1, 12, 0, 1, 1]);
 });

@@ -4,15 +4,21 @@ import type { RowTotals, WorkloadRow } from '../../contract/index.ts';
 export type Totals = RowTotals;
 
 export function totalsOf(rows: readonly WorkloadRow[]): Totals {
-  const t: Totals = { workloads: rows.length, allocated: 0, requested: 0, desired: 0, desiredUnknown: 0, podsReady: 0, podsTotal: 0 };
+  const t: Totals = { workloads: rows.length, allocated: 0, requested: 0, desired: 0, allocatedUnknown: 0, requestedUnknown: 0, desiredUnknown: 0, podsReady: 0, podsTotal: 0, podsUnknown: 0 };
   for (const r of rows) {
-    t.allocated += r.gpus.allocated;
-    t.requested += r.gpus.requested;
-    // A row whose desired GPUs are unknown adds nothing to the sum and is counted apart.
-    if (r.gpus.unknown.includes('desired')) t.desiredUnknown++;
+    // A figure a row does not know adds nothing to the sum and is counted apart.
+    const unknown = r.gpus.unknown;
+    if (unknown.includes('allocated')) t.allocatedUnknown++;
+    else t.allocated += r.gpus.allocated;
+    if (unknown.includes('requested')) t.requestedUnknown++;
+    else t.requested += r.gpus.requested;
+    if (unknown.includes('desired')) t.desiredUnknown++;
     else t.desired += r.gpus.desired;
-    t.podsReady += r.pods.ready;
-    t.podsTotal += r.pods.total;
+    if (r.pods.unknown) t.podsUnknown++;
+    else {
+      t.podsReady += r.pods.ready;
+      t.podsTotal += r.pods.total;
+    }
   }
   // Fractional GPU resources (shared GPUs) can add up to float noise.
   for (const k of ['allocated', 'requested', 'desired'] as const) t[k] = Math.round(t[k] * 1000) / 1000;

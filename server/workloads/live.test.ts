@@ -152,6 +152,10 @@ test('a kind the credentials may not list is reported as forbidden; the rest kee
   const info = await until('pods forbidden', () => live.clusters().find((c) => c.forbiddenKinds.includes('pods')));
   assert.equal(info.state, 'connected');
   await until('the Job row despite forbidden pods', () => live.index.row('wmap-sim/default/Job.batch/j'));
+  // What the pods would contribute is unknown, never 0; and the row says why.
+  const row = await until('marked unknown', () => { const r = live.index.row('wmap-sim/default/Job.batch/j'); return r?.pods.unknown ? r : undefined; });
+  assert.deepEqual(row.gpus.unknown, ['allocated', 'requested']);
+  assert.match(row.stale?.reason ?? '', /pods cannot be read/);
 });
 
 test('an unreachable cluster is reported as such', async () => {

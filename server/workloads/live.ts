@@ -229,12 +229,23 @@ export class LiveWorkloads {
   }
 
   /** The kinds of a cluster that keep failing (all of them while it is unreachable). */
+  /** When each forbidden kind was first seen forbidden (`cluster\0group/Kind`), so its mark keeps one "since". */
+  private readonly forbiddenSince = new Map<string, number>();
+
   private failing(conn: ClusterConnection): Map<string, KindFailure> {
     const info = conn.info();
     const out = new Map<string, KindFailure>();
     if (info.unreachableSince !== null) out.set(CLUSTER, { since: info.unreachableSince, message: info.message ?? 'unreachable', name: `cluster ${info.name}` });
     for (const k of info.kinds) {
-      if (k.failingSince !== null) out.set(k.gk, { since: k.failingSince, message: k.message ?? 'failing', name: resourceName(k.resource) });
+      if (k.state === 'forbidden') {
+        // Not stale but unknown: the credentials may not read it at all.
+        const key = `${info.name}\u0000${k.gk}`;
+        if (!this.forbiddenSince.has(key)) this.forbiddenSince.set(key, k.failingSince ?? Date.now());
+        out.set(k.gk, { since: this.forbiddenSince.get(key)!, message: k.message ?? 'forbidden', name: resourceName(k.resource), unreadable: true });
+        continue;
+      }
+      this.forbiddenSince.delete(`${info.name}\u0000${k.gk}`);
+      if (k.failingSince !== null) out.set(k.gk, { since: k.failingSince, message: k.message ?? 'failing', name: resourceName(k.resource), unreadable: !k.synced });
     }
     return out;
   }

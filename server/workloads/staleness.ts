@@ -11,6 +11,12 @@ export interface KindFailure {
   message: string;
   /** `resource.group`, for people. */
   name: string;
+  /**
+   * Never read (forbidden, or failing since before its first list): what the kind would contribute
+   * is unknown, not stale. A pods kind that cannot be read leaves every row's requested and
+   * allocated GPUs and its pods unknown (never 0).
+   */
+  unreadable?: boolean;
 }
 
 /** Failing kinds of one cluster by `group/Kind`; `CLUSTER` when the whole cluster is unreachable. */
@@ -35,11 +41,26 @@ export function stalenessOf(deps: ReadonlySet<string>, health: KindHealth): RowS
   };
 }
 
-/** The row with its staleness for the kinds it depends on (the same object when nothing changes). */
+/** Figures a row cannot know while a kind it depends on has never been read. */
+function unreadableFigures(deps: ReadonlySet<string>, health: KindHealth): boolean {
+  for (const [gk, f] of health) if (f.unreadable && (gk === CLUSTER || deps.has(gk))) return true;
+  return false;
+}
+
+/**
+ * The row with its staleness for the kinds it depends on (the same object when nothing changes),
+ * from the row as resolved. While a kind it is built from has never been read, its requested and
+ * allocated GPUs and its pods are unknown: they are marked so, never shown as 0.
+ */
 export function withStaleness(row: WorkloadRow, deps: ReadonlySet<string>, health: KindHealth): WorkloadRow {
   const stale = stalenessOf(deps, health);
-  if (stale === null && row.stale === null) return row;
-  return { ...row, stale };
+  const unknown = unreadableFigures(deps, health);
+  if (stale === null && row.stale === null && !unknown) return row;
+  if (!unknown) return { ...row, stale };
+  const fields = new Set(row.gpus.unknown);
+  fields.add('requested');
+  fields.add('allocated');
+  return { ...row, stale, gpus: { ...row.gpus, unknown: [...fields].sort() as WorkloadRow['gpus']['unknown'] }, pods: { ...row.pods, unknown: true } };
 }
 
 /** The kinds whose failure started, ended or changed between two health maps. */

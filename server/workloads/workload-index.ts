@@ -23,6 +23,7 @@ import { changedKinds, POD_KIND, withStaleness, type KindHealth } from './stalen
 import { WorkQueue } from './work-queue.ts';
 
 const POD_GK = '/Pod';
+const NODE_GK = '/Node';
 
 interface ClusterState {
   graph: OwnerGraph;
@@ -35,8 +36,8 @@ interface ClusterState {
    * null when the object is no workload); emitted, unless queued again, once the cluster is synced.
    */
   ahead: Map<string, Built | null>;
-  /** root uid → the kinds its row was built from */
-  deps: Map<string, ReadonlySet<string>>;
+  /** root uid → its row as resolved (before staleness) and the kinds it was built from */
+  built: Map<string, Built>;
   health: KindHealth;
   /** Tops of chains waiting for an owner that may still arrive in the initial lists; walked again at sync. */
   waiting: Set<string>;
@@ -95,7 +96,7 @@ export class WorkloadIndex {
   private cluster(name: string): ClusterState {
     let c = this.clusters.get(name);
     if (!c) {
-      c = { graph: new OwnerGraph(), roots: new Map(), queue: new WorkQueue(), ahead: new Map(), deps: new Map(), health: new Map(), waiting: new Set() };
+      c = { graph: new OwnerGraph(), roots: new Map(), queue: new WorkQueue(), ahead: new Map(), built: new Map(), health: new Map(), waiting: new Set() };
       this.clusters.set(name, c);
     }
     return c;
@@ -288,11 +289,12 @@ export class WorkloadIndex {
     if (changed.size === 0) return [];
     const deltas: RowDelta[] = [];
     for (const [uid, id] of c.roots) {
-      const deps = c.deps.get(uid);
+      const built = c.built.get(uid);
       const row = this.rows.get(id);
-      if (!deps || !row) continue;
-      const next = withStaleness(row, deps, c.health);
-      if (next !== row) this.rows.put(cluster, uid, next, deltas);
+      if (!built || !row) continue;
+      // From the row as resolved: what staleness marks (stale, unknown figures) is derived anew.
+      const next = withStaleness(built.row, built.deps, c.health);
+      if (JSON.stringify(next.stale) !== JSON.stringify(row.stale) || next.gpus !== row.gpus || next.pods !== row.pods) this.rows.put(cluster, uid, next, deltas);
     }
     this.rows.emit(deltas);
     return deltas;
@@ -313,6 +315,16 @@ export class WorkloadIndex {
     const c = this.clusters.get(cluster);
     if (!c) return;
     for (const uid of c.graph.uidsOfKind(POD_GK)) {
+      const o = c.graph.get(uid);
+      if (o) yield o;
+    }
+  }
+
+  /** The cluster's nodes as the index holds them (for GPU capacity). */
+  *nodes(cluster: string): Iterable<KubeObject> {
+    const c = this.clusters.get(cluster);
+    if (!c) return;
+    for (const uid of c.graph.uidsOfKind(NODE_GK)) {
       const o = c.graph.get(uid);
       if (o) yield o;
     }
@@ -428,13 +440,13 @@ export class WorkloadIndex {
       const built = early !== undefined ? (early && obj && this.isRootObject(cluster, c, obj) ? early : null) : this.rowOf(cluster, c, uid);
       if (prevId && (!built || built.row.id !== prevId)) {
         c.roots.delete(uid);
-        c.deps.delete(uid);
+        c.built.delete(uid);
         if (!built) this.health.forgetWorkload(cluster, uid);
         this.rows.remove(prevId, deltas);
       }
       if (built) {
         c.roots.set(uid, built.row.id);
-        c.deps.set(uid, built.deps);
+        c.built.set(uid, built);
         this.rows.put(cluster, uid, withStaleness(built.row, built.deps, c.health), deltas);
       }
     }

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { digest, resolveFixture } from './testing.ts';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadCatalogFile } from '../server/catalog/index.ts';
+import { pickRoot, resolveWorkload, type KubeObject } from '../server/engine/index.ts';
+import { digest, fixtureObjects, resolveFixture } from './testing.ts';
 
 const SLUG = 'milvus-io-milvus-v1beta1';
 const CLUSTER_UID = '51d2e362-64ab-4947-9138-81b4a96e8936';
@@ -97,4 +101,32 @@ test('standalone mode: a single standalone role', () => {
   assert.deepEqual(d.unmatched, []);
   assert.deepEqual(d.gpus, { desired: 0, requested: 0, allocated: 0 });
   assert.deepEqual(tree.gang.map((g) => [g.name, g.minMember]), [[`pg-${STANDALONE_UID}-notes-db`, 1]]);
+});
+
+test('standalone mode without spec.components.standalone (no webhook defaults): the standalone role and its pod', () => {
+  const POD = 'vecdb-dev-milvus-standalone-6d9f8b7c4d-q7xkz';
+  const tree = resolveFixture(SLUG, 'standalone-defaults');
+  const d = digest(tree);
+  assert.deepEqual(d.errors, []);
+  assert.deepEqual(d.status, ['Running']);
+  // One replica by default, as the operator runs it; the pod is claimed, none left unmatched.
+  assert.deepEqual(d.roles, { standalone: { desired: 1, live: 1, ready: 1, gpusPerPod: {} } });
+  assert.deepEqual(d.pods, { [POD]: 'standalone/standalone' });
+  assert.deepEqual(d.unmatched, []);
+  assert.deepEqual(d.gpus, { desired: 0, requested: 0, allocated: 0 });
+  assert.deepEqual(tree.gang.map((g) => [g.name, g.minMember, g.pods]), [['pg-7b0c5e1a-2f43-4d8e-9a61-3c9d2e4f8a17-vecdb-dev', 1, [POD]]]);
+  // The cluster-mode components have no instance in standalone mode.
+  const deployments = tree.components.filter((c) => c.kind === 'apps/v1/Deployment');
+  assert.equal(deployments.length, 12);
+  for (const c of deployments) assert.deepEqual(c.instances.map((i) => i.id), c.name === 'standalone' ? ['standalone'] : [], c.name);
+});
+
+test('mode defaults to standalone when spec.mode is absent', () => {
+  const objects = fixtureObjects(SLUG, 'standalone-defaults');
+  const milvus = objects.find((o) => o.kind === 'Milvus')!;
+  delete (milvus.spec as { mode?: string }).mode;
+  const compiled = loadCatalogFile(join(fileURLToPath(new URL('.', import.meta.url)), `${SLUG}.yaml`))[0]!.compiled!;
+  const d = digest(resolveWorkload(compiled, pickRoot(objects, [compiled]) as KubeObject, objects));
+  assert.deepEqual(d.roles, { standalone: { desired: 1, live: 1, ready: 1, gpusPerPod: {} } });
+  assert.deepEqual(d.unmatched, []);
 });

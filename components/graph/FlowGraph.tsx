@@ -67,7 +67,7 @@ const WmNode = memo(function WmNode({ data }: NodeProps<FlowNode>) {
             onToggle(data.toggle!);
           }}
         >
-          {data.type === 'pods' ? `Show ${counts?.total ?? ''} pods` : data.expanded ? 'Collapse pods' : 'Expand pods'}
+          {data.toggleLabel ?? (data.type === 'pods' ? `Show ${counts?.total ?? ''} pods` : data.expanded ? 'Collapse pods' : 'Expand pods')}
         </button>
       )}
       <Handle type="source" position={Position.Right} className="!h-1 !w-1 !min-w-0 !border-0 !bg-slate-400" isConnectable={false} />

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildGraph, groupTone, podTone } from './build-graph.ts';
+import { EMPTY_TOGGLE, buildGraph, emptyParts, groupTone, podTone } from './build-graph.ts';
+import type { TreeComponent, WorkloadTree } from '../../contract/index.ts';
 import { layoutLeftToRight } from './layout.ts';
 import { jobSetTree, podTree, pod } from './test-trees.ts';
 
@@ -98,4 +99,83 @@ test('1,000 pods collapsed lay out fast', () => {
   layoutLeftToRight(g.nodes.map((n) => ({ id: n.id, width: 180, height: 50 })), g.edges);
   assert.ok(g.nodes.length < 10);
   assert.ok(performance.now() - t0 < 1000);
+});
+
+const none = { desired: { total: 0, byResource: {} }, requested: { total: 0, byResource: {} }, allocated: { total: 0, byResource: {} } };
+const deployment = (name: string, parent: string, instances: TreeComponent['instances'] = []): TreeComponent => ({ name, kind: 'apps/v1/Deployment', parent, hasPodDefinition: true, instances, gpus: none });
+
+/** A Milvus in standalone mode: one standalone Deployment with its pod, the cluster-mode Deployments with no instance. */
+function milvusStandalone(): WorkloadTree {
+  const t = podTree();
+  t.workload = { ...t.workload, apiVersion: 'milvus.io/v1beta1', kind: 'Milvus', name: 'vecdb-dev' };
+  t.components = [
+    { name: 'milvus', kind: 'milvus.io/v1beta1/Milvus', parent: null, hasPodDefinition: false, instances: [{ id: '', replicas: null, minReplicas: null, maxReplicas: null, gpusPerPod: {}, livePods: 0, gpus: none }], gpus: none },
+    { name: 'components', kind: '', parent: 'milvus', hasPodDefinition: false, instances: [{ id: '', replicas: null, minReplicas: null, maxReplicas: null, gpusPerPod: {}, livePods: 0, gpus: none }], gpus: none },
+    deployment('standalone', 'components', [{ id: 'standalone', replicas: 1, minReplicas: null, maxReplicas: null, gpusPerPod: {}, livePods: 1, gpus: none }]),
+    ...['proxy', 'mixcoord', 'datanode', 'querynode'].map((n) => deployment(n, 'components')),
+    // A structural component whose children are all empty (a multi-node form not in use).
+    { name: 'group', kind: 'leaderworkerset.x-k8s.io/v1/LeaderWorkerSet', parent: 'milvus', hasPodDefinition: false, instances: [{ id: '', replicas: null, minReplicas: null, maxReplicas: null, gpusPerPod: {}, livePods: 0, gpus: none }], gpus: none },
+    deployment('leader', 'group'),
+  ];
+  t.roles = [{ name: 'standalone', component: 'standalone', instance: 'standalone', desiredPods: 1, livePods: 1, readyPods: 1, gpusPerPod: {} }];
+  t.pods = [pod('vecdb-dev-milvus-standalone-x', 'standalone', 'standalone', 0)];
+  return t;
+}
+
+test('components with no object and no pods are hidden behind one node that shows them', () => {
+  const tree = milvusStandalone();
+  const parts = emptyParts(tree);
+  assert.deepEqual([...parts.components].sort(), ['datanode', 'group', 'leader', 'mixcoord', 'proxy', 'querynode']);
+  assert.deepEqual([...parts.instances], []);
+
+  const g = buildGraph(tree, 'Running');
+  const ids = g.nodes.map((n) => n.id);
+  assert.deepEqual(ids, ['workload', 'c:components', 'c:standalone', 'p:team-a/vecdb-dev-milvus-standalone-x', EMPTY_TOGGLE]);
+  const toggle = g.nodes.find((n) => n.id === EMPTY_TOGGLE)!;
+  assert.equal(toggle.title, '6 empty components');
+  assert.equal(toggle.toggleLabel, 'Show 6 empty components');
+  assert.equal(toggle.toggle, EMPTY_TOGGLE);
+  assert.equal(toggle.expanded, false);
+  assert.match(toggle.subtitle, /proxy, mixcoord, datanode, querynode, group, leader$/);
+  // Every edge joins nodes that are shown, and the toggle node is no part of the structure.
+  for (const e of g.edges) assert.ok(ids.includes(e.source) && ids.includes(e.target), e.id);
+  assert.ok(!g.edges.some((e) => e.source === EMPTY_TOGGLE || e.target === EMPTY_TOGGLE));
+
+  const open = buildGraph(tree, 'Running', { expanded: new Set([EMPTY_TOGGLE]) });
+  assert.ok(['c:proxy', 'c:group', 'c:leader'].every((id) => open.nodes.some((n) => n.id === id)));
+  assert.ok(open.edges.some((e) => e.source === 'c:group' && e.target === 'c:leader'));
+  assert.equal(open.nodes.find((n) => n.id === 'c:proxy')!.tone, 'idle');
+  const shown = open.nodes.find((n) => n.id === EMPTY_TOGGLE)!;
+  assert.equal(shown.expanded, true);
+  assert.equal(shown.toggleLabel, 'Hide 6 empty components');
+  assert.deepEqual(buildGraph(tree, 'Running', { showEmpty: true }).nodes.map((n) => n.id), open.nodes.map((n) => n.id));
+});
+
+test('what asks for pods or has one is never empty; nothing empty, no toggle node', () => {
+  const tree = milvusStandalone();
+  // A Deployment scaled to 0 whose pod is still there, and one that asks for a pod not created yet.
+  tree.components.find((c) => c.name === 'proxy')!.instances = [{ id: 'proxy', replicas: 0, minReplicas: null, maxReplicas: null, gpusPerPod: {}, livePods: 0, gpus: none }];
+  tree.pods.push(pod('vecdb-dev-milvus-proxy-x', 'proxy', 'proxy', 0, 'Succeeded', false));
+  tree.components.find((c) => c.name === 'datanode')!.instances = [{ id: 'datanode', replicas: 1, minReplicas: null, maxReplicas: null, gpusPerPod: {}, livePods: 0, gpus: none }];
+  tree.roles.push({ name: 'datanode', component: 'datanode', instance: 'datanode', desiredPods: 1, livePods: 0, readyPods: 0, gpusPerPod: {} });
+  assert.deepEqual([...emptyParts(tree).components].sort(), ['group', 'leader', 'mixcoord', 'querynode']);
+
+  // The JobSet of the other tests has nothing empty: the graph is as before.
+  const g = buildGraph(jobSetTree(1, 2), 'Running');
+  assert.ok(!g.nodes.some((n) => n.id === EMPTY_TOGGLE));
+});
+
+test('an instance that asks for no pods and has none is hidden in a component that is kept', () => {
+  const tree = jobSetTree(1, 0);
+  const parts = emptyParts(tree);
+  assert.deepEqual([...parts.components], []);
+  assert.deepEqual([...parts.instances], ['replicatedjob\u0000worker']);
+  const g = buildGraph(tree, 'Running');
+  assert.ok(!g.nodes.some((n) => n.id === 'i:replicatedjob/worker'));
+  assert.equal(g.nodes.find((n) => n.id === EMPTY_TOGGLE)!.title, '1 empty component');
+  assert.ok(buildGraph(tree, 'Running', { showEmpty: true }).nodes.some((n) => n.id === 'i:replicatedjob/worker'));
+  // Every instance empty: the component itself is, and counts once.
+  const idle = jobSetTree(0, 0);
+  assert.deepEqual([...emptyParts(idle).components], ['replicatedjob']);
+  assert.deepEqual(buildGraph(idle, 'Suspended').nodes.map((n) => n.id), ['workload', EMPTY_TOGGLE]);
 });

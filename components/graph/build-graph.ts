@@ -1,9 +1,10 @@
 /**
  * From a workload tree to the structure graph: workload → components → instances → pods, owners
  * left of what they own. Big roles collapse into one node with counts (expanded on click);
- * pods no component claims hang off a separate "unmatched" node.
+ * pods no component claims hang off a separate "unmatched" node. Components and instances with nothing
+ * to show (no object, no pod, none asked for) are hidden behind one "N empty components" node.
  */
-import type { GpuFigures, GpuTotal, TreePod, WorkloadStatusName, WorkloadTree } from '../../contract/index.ts';
+import type { GpuFigures, GpuTotal, TreeInstance, TreePod, WorkloadStatusName, WorkloadTree } from '../../contract/index.ts';
 
 export type Tone = 'ok' | 'warn' | 'wait' | 'bad' | 'done' | 'idle';
 export type NodeType = 'workload' | 'component' | 'instance' | 'pods' | 'pod' | 'unmatched';
@@ -35,6 +36,8 @@ export interface GraphNode {
   /** Clicking toggles this key in the expanded set. */
   toggle?: string;
   expanded?: boolean;
+  /** The toggle's words, when not the pods' own ("Show 20 pods", "Collapse pods"). */
+  toggleLabel?: string;
 }
 
 export interface GraphEdge {
@@ -51,8 +54,69 @@ export interface GraphModel {
 export interface BuildOptions {
   /** Roles with more pods than this collapse (default 12). */
   collapseAbove?: number;
-  /** Keys of roles the user expanded. */
+  /** Keys of roles the user expanded; EMPTY_TOGGLE in it shows the empty components. */
   expanded?: ReadonlySet<string>;
+  /** Show components and instances that have nothing to show (default: EMPTY_TOGGLE in `expanded`). */
+  showEmpty?: boolean;
+}
+
+/** The toggle key of the "N empty components" node. */
+export const EMPTY_TOGGLE = 'empty';
+
+const partKey = (component: string | null, instance: string | null) => `${component ?? ''}\u0000${instance ?? ''}`;
+
+export interface EmptyParts {
+  /** Components (not the root) with no object, no pod and none asked for; a structural one when all it holds is empty. */
+  components: Set<string>;
+  /** Instances (`component\u0000id`) of components kept, with no pod and none asked for. */
+  instances: Set<string>;
+}
+
+/**
+ * What the structure has that holds nothing: a pod-bearing component whose instances (if any) ask for no
+ * pods and have none (Milvus' cluster-mode Deployments in standalone mode, a multi-node NIMService's
+ * `server`), a structural component whose children are all empty, and, in a component kept, an instance
+ * that asks for no pods and has none. A pod claimed by a component or instance keeps it, whatever the counts.
+ */
+export function emptyParts(tree: WorkloadTree): EmptyParts {
+  const claimed = new Set<string>();
+  const claimedComponents = new Set<string>();
+  for (const p of tree.pods) {
+    if (p.component === null) continue;
+    claimed.add(partKey(p.component, p.instance));
+    claimedComponents.add(p.component);
+  }
+  const desiredOf = new Map(tree.roles.map((r) => [partKey(r.component, r.instance), r.desiredPods]));
+  const instanceEmpty = (component: string, i: TreeInstance): boolean =>
+    i.livePods === 0 && !claimed.has(partKey(component, i.id)) && (desiredOf.get(partKey(component, i.id)) ?? i.replicas ?? 1) === 0;
+  const children = new Map<string, string[]>();
+  for (const c of tree.components) if (c.parent !== null) children.set(c.parent, [...(children.get(c.parent) ?? []), c.name]);
+  const byName = new Map(tree.components.map((c) => [c.name, c]));
+  const components = new Set<string>();
+  const memo = new Map<string, boolean>();
+  const isEmpty = (name: string, seen: ReadonlySet<string>): boolean => {
+    const known = memo.get(name);
+    if (known !== undefined) return known;
+    const c = byName.get(name);
+    let empty = false;
+    if (c && c.parent !== null && !claimedComponents.has(name) && !seen.has(name)) {
+      const kids = children.get(name) ?? [];
+      const next = new Set(seen).add(name);
+      const kidsEmpty = kids.every((k) => isEmpty(k, next));
+      if (c.hasPodDefinition) empty = kidsEmpty && c.instances.every((i) => instanceEmpty(name, i));
+      // A structural component holds its children: empty when it has some and all are, or has neither children nor instances.
+      else empty = kidsEmpty && (kids.length > 0 || c.instances.length === 0);
+    }
+    memo.set(name, empty);
+    return empty;
+  };
+  for (const c of tree.components) if (isEmpty(c.name, new Set())) components.add(c.name);
+  const instances = new Set<string>();
+  for (const c of tree.components) {
+    if (components.has(c.name) || !c.hasPodDefinition) continue;
+    for (const i of c.instances) if (instanceEmpty(c.name, i)) instances.add(partKey(c.name, i.id));
+  }
+  return { components, instances };
 }
 
 export function podTone(p: TreePod): Tone {
@@ -142,6 +206,9 @@ function countsText(c: PodCounts): string {
 export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: BuildOptions = {}): GraphModel {
   const collapseAbove = o.collapseAbove ?? 12;
   const expanded = o.expanded ?? new Set<string>();
+  const showEmpty = o.showEmpty ?? expanded.has(EMPTY_TOGGLE);
+  const empty = emptyParts(tree);
+  const hiddenNames: string[] = [];
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   const edge = (source: string, target: string) => edges.push({ id: `${source}->${target}`, source, target });
@@ -161,11 +228,13 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
   const holderOf = new Map<string, string>();
   // The tree's figures for a holder whose pods are exactly one component's or one instance's.
   const holderFigures = new Map<string, GpuFigures>();
-  const key = (component: string | null, instance: string | null) => `${component ?? ''}\u0000${instance ?? ''}`;
+  const key = partKey;
   const nodeOfComponent = (name: string | null): string => (name === null || (root && name === root.name) ? 'workload' : `c:${name}`);
 
   for (const c of tree.components) {
     const cid = nodeOfComponent(c.name);
+    if (empty.components.has(c.name)) hiddenNames.push(c.name);
+    if (empty.components.has(c.name) && !showEmpty) continue;
     if (cid !== 'workload') {
       const pods = allPods.filter((p) => p.component === c.name);
       const desired = c.instances.reduce((a, i) => a + (i.replicas ?? 0), 0);
@@ -186,6 +255,10 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
       if (!showInstances.includes(inst)) {
         holderOf.set(key(c.name, inst.id), cid);
         continue;
+      }
+      if (empty.instances.has(key(c.name, inst.id))) {
+        hiddenNames.push(`${c.name}/${inst.id}`);
+        if (!showEmpty) continue;
       }
       const iid = `i:${c.name}/${inst.id}`;
       const pods = allPods.filter((p) => p.component === c.name && p.instance === inst.id);
@@ -226,6 +299,24 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
     });
     holderFigures.set('unmatched', tree.unmatchedGpus);
     emitPods('unmatched', tree.unmatchedPods, 'u');
+  }
+
+  if (hiddenNames.length > 0) {
+    // Stands apart, like the unmatched pods: it is no part of the structure, only the way to see the empty parts.
+    const n = hiddenNames.length;
+    const what = `${n} empty component${n === 1 ? '' : 's'}`;
+    nodes.push({
+      id: EMPTY_TOGGLE,
+      type: 'component',
+      title: what,
+      subtitle: `no object, no pods asked for: ${hiddenNames.join(', ')}`,
+      tone: 'idle',
+      gpus: null,
+      gpuHint: '',
+      toggle: EMPTY_TOGGLE,
+      expanded: showEmpty,
+      toggleLabel: showEmpty ? `Hide ${what}` : `Show ${what}`,
+    });
   }
   return { nodes, edges };
 

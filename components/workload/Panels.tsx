@@ -5,7 +5,7 @@ import type { EngineError, WorkloadTree } from '../../contract/index.ts';
 import { WindowedList } from '../ui/WindowedList.tsx';
 import { formatGpus } from '../../lib/format/gpus.ts';
 import { definitionHref } from '../workloads/workload-href.ts';
-import { gpuByResource, podRows, roleRows } from './detail-model.ts';
+import { gpuByResource, podRows, roleRows, visibleRoles } from './detail-model.ts';
 import { gangRows, summariseGangs, summaryText, type GangRow } from './gang-summary.ts';
 
 export function Panel({ title, children, actions, id }: { title: string; children: ReactNode; actions?: ReactNode; id?: string }) {
@@ -132,11 +132,21 @@ export function GpuPanel({ tree }: { tree: WorkloadTree }) {
 }
 
 export function RolesPanel({ tree }: { tree: WorkloadTree }) {
-  const rows = roleRows(tree);
+  const [showEmpty, setShowEmpty] = useState(false);
+  const all = roleRows(tree);
+  const { rows, empty } = visibleRoles(all, showEmpty);
+  const toggle =
+    empty > 0 ? (
+      <button type="button" aria-pressed={showEmpty} onClick={() => setShowEmpty((v) => !v)} className="text-xs text-sky-700 hover:underline dark:text-sky-400" data-testid="roles-empty-toggle">
+        {showEmpty ? `Hide ${empty} empty role${empty === 1 ? '' : 's'}` : `Show ${empty} empty role${empty === 1 ? '' : 's'}`}
+      </button>
+    ) : undefined;
   return (
-    <Panel title="Roles" id="panel-roles">
-      {rows.length === 0 ? (
+    <Panel title="Roles" id="panel-roles" actions={toggle}>
+      {all.length === 0 ? (
         <p className="text-slate-500">The definition names no pod-bearing roles.</p>
+      ) : rows.length === 0 ? (
+        <p className="text-slate-500">No role has pods or asks for any.</p>
       ) : (
         <table className="w-full tabular-nums" data-testid="roles-table">
           <thead>
@@ -152,7 +162,7 @@ export function RolesPanel({ tree }: { tree: WorkloadTree }) {
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={`${r.component}/${r.instance}`} className="border-t border-slate-100 dark:border-slate-800">
+              <tr key={`${r.component}/${r.instance}`} className={`border-t border-slate-100 dark:border-slate-800 ${r.empty ? 'text-slate-400 dark:text-slate-500' : ''}`}>
                 <td className={`${td} font-medium`}>{r.name}</td>
                 <td className={`${td} text-slate-600 dark:text-slate-300`}>{r.component}</td>
                 <td className={`${td} font-mono text-xs`}>{r.instance || '—'}</td>

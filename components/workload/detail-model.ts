@@ -2,6 +2,7 @@
 import type { GpuAmounts, TreePod, WorkloadTree } from '../../contract/index.ts';
 import { formatGpus } from '../../lib/format/gpus.ts';
 import { describeResource } from '../workloads/format.ts';
+import { emptyParts } from '../graph/build-graph.ts';
 
 export interface GpuResourceRow {
   resource: string;
@@ -42,9 +43,12 @@ export interface RoleRow {
   gpusPerPod: string;
   /** The role's instance's GPUs as the tree reports them (null when the tree has no such instance). */
   gpus: { allocated: number; requested: number; desired: number } | null;
+  /** No pod and none asked for (the graph's empty components): hidden unless the user asks. */
+  empty: boolean;
 }
 
 export function roleRows(tree: WorkloadTree): RoleRow[] {
+  const empty = emptyParts(tree);
   return tree.roles.map((r) => {
     const c = tree.components.find((x) => x.name === r.component);
     const g = c?.instances.find((i) => i.id === r.instance)?.gpus;
@@ -58,8 +62,16 @@ export function roleRows(tree: WorkloadTree): RoleRow[] {
       ready: r.readyPods,
       gpusPerPod: perPodText(r.gpusPerPod),
       gpus: g ? { allocated: g.allocated.total, requested: g.requested.total, desired: g.desired.total } : null,
+      empty: empty.components.has(r.component) || empty.instances.has(`${r.component}\u0000${r.instance}`),
     };
   });
+}
+
+/** The roles to list (the empty ones only when asked for) and how many empty ones there are. */
+export function visibleRoles(rows: readonly RoleRow[], showEmpty: boolean): { rows: RoleRow[]; hidden: number; empty: number } {
+  const empty = rows.filter((r) => r.empty).length;
+  const shown = showEmpty ? [...rows] : rows.filter((r) => !r.empty);
+  return { rows: shown, hidden: rows.length - shown.length, empty };
 }
 
 export interface PodRow {

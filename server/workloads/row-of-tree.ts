@@ -2,13 +2,39 @@
 import type { TreeCondition, WorkloadTree } from '../engine/index.ts';
 import { rowId, type WorkloadRow } from './row.ts';
 
+/**
+ * The word for `n` of a role's pods, in English: `leader`, `workers`, `proxies`, `indexes`; a role named
+ * after an object kind counts pods (`pods`, never `statefulsets`), and so does one whose name is no noun
+ * to count (`gpu-group pods`, `worker-0 pods`); a name that already ends in `s` stays as it is.
+ */
 function plural(name: string, n: number): string {
-  if (n === 1 || name.endsWith('s')) return name;
-  return `${name}s`;
+  // Kinds (lower case) a definition names the role of its pods after: the count is pods, not objects.
+  const podKinds = ['pod', 'deployment', 'statefulset', 'replicaset', 'daemonset', 'job', 'cronjob', 'replicatedjob', 'revision', 'leaderworkerset', 'podclique', 'podcliqueset'];
+  const last = name.slice(name.lastIndexOf('/') + 1).toLowerCase();
+  const pods = n === 1 ? 'pod' : 'pods';
+  if (podKinds.includes(last)) return pods;
+  if (!/[a-z]$/i.test(name) || /(group|set|pool|gang)$/.test(last)) return `${name} ${pods}`;
+  if (n === 1 || /s$/i.test(name)) return name;
+  const upper = /[A-Z]$/.test(name) && !/[a-z]/.test(name.slice(-2));
+  const add = (suffix: string) => (upper ? suffix.toUpperCase() : suffix);
+  if (/[^aeiou]y$/i.test(name)) return `${name.slice(0, -1)}${add('ies')}`;
+  if (/(x|z|ch|sh)$/i.test(name)) return `${name}${add('es')}`;
+  return `${name}${add('s')}`;
 }
 
+/**
+ * The row's roles in a line, each as the pods it asks for: `1 leader · 2 workers`, `3 pods`. Roles that
+ * are plain pods (named after their kind) count together, in the place of the first.
+ */
 export function rolesSummary(roles: WorkloadTree['roles']): string {
-  return roles.map((r) => `${r.desiredPods} ${plural(r.name, r.desiredPods)}`).join(' · ');
+  const parts: Array<{ name: string | null; pods: number }> = [];
+  let plain: { name: null; pods: number } | null = null;
+  for (const r of roles) {
+    if (plural(r.name, 1) !== 'pod') parts.push({ name: r.name, pods: r.desiredPods });
+    else if (plain) plain.pods += r.desiredPods;
+    else parts.push((plain = { name: null, pods: r.desiredPods }));
+  }
+  return parts.map((p) => `${p.pods} ${p.name === null ? (p.pods === 1 ? 'pod' : 'pods') : plural(p.name, p.pods)}`).join(' · ');
 }
 
 const STATUS_CONDITION_HINTS: Record<string, string[]> = {

@@ -1,7 +1,7 @@
 // A bare Pod (v1): the workload is the pod itself; status from status.phase.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { digest, resolveFixture } from './testing.ts';
+import { devices, digest, resolveFixture } from './testing.ts';
 
 const SLUG = 'core-pod-v1';
 // one MIG slice as a limit only
@@ -15,7 +15,7 @@ test('pending: unschedulable notebook asking for a MIG slice: Initializing', () 
     roles: { pod: { desired: 1, live: 1, ready: 0, gpusPerPod: MIG } },
     pods: { 'notebook-alice': 'pod/' },
     unmatched: [],
-    gpus: { desired: 1, requested: 1, allocated: 0 },
+    gpus: { desired: devices(1 / 7), requested: devices(1 / 7), allocated: 0 },
     errors: [],
   });
   assert.deepEqual(tree.gpus.requested.byResource, MIG);
@@ -29,7 +29,7 @@ test('running: bound and ready', () => {
     roles: { pod: { desired: 1, live: 1, ready: 1, gpusPerPod: MIG } },
     pods: { 'notebook-alice': 'pod/' },
     unmatched: [],
-    gpus: { desired: 1, requested: 1, allocated: 1 },
+    gpus: { desired: devices(1 / 7), requested: devices(1 / 7), allocated: devices(1 / 7) },
     errors: [],
   });
   assert.deepEqual(tree.gpus.allocated.byResource, MIG);
@@ -42,7 +42,7 @@ test('degraded: phase Running but the container crash-loops: Degraded, not also 
     roles: { pod: { desired: 1, live: 1, ready: 0, gpusPerPod: MIG } },
     pods: { 'notebook-alice': 'pod/' },
     unmatched: [],
-    gpus: { desired: 1, requested: 1, allocated: 1 },
+    gpus: { desired: devices(1 / 7), requested: devices(1 / 7), allocated: devices(1 / 7) },
     errors: [],
   });
 });

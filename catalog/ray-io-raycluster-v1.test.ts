@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { WorkloadTree } from '../server/engine/tree.ts';
-import { digest, resolveFixture } from './testing.ts';
+import { digest, resolveFixture, devices } from './testing.ts';
 
 const SLUG = 'ray-io-raycluster-v1';
 const UID = '27d9e313-7ba9-4e05-bc72-65f94ac767c8';
@@ -53,7 +53,8 @@ test('running: two worker groups (full GPUs and MIG slices), all ready', () => {
       'rc-llm-mig-group-worker-dsjzd': 'worker/mig-group',
     },
     unmatched: [],
-    gpus: { desired: 10, requested: 10, allocated: 10 },
+    // 8 GPUs and two 1g.10gb slices (a seventh of a GPU each).
+    gpus: { desired: devices(8 + 2 / 7), requested: devices(8 + 2 / 7), allocated: devices(8 + 2 / 7) },
     errors: [],
   });
   assert.deepEqual(tree.gpus.desired.byResource, { 'nvidia.com/gpu': 8, 'nvidia.com/mig-1g.10gb': 2 });

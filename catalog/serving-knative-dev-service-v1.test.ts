@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { digest, resolveFixture } from './testing.ts';
+import { digest, resolveFixture, devices } from './testing.ts';
 
 const SLUG = 'serving-knative-dev-service-v1';
 const MIG = { 'nvidia.com/mig-1g.10gb': 1 };
@@ -21,7 +21,8 @@ test('pending: the only pod waits for a free MIG slice (Knative says RevisionFai
   assert.deepEqual(d.roles, { revision: { desired: 1, live: 1, ready: 0, gpusPerPod: MIG } });
   assert.deepEqual(d.pods, { [REV1_POD_0]: 'revision/' });
   assert.deepEqual(d.unmatched, []);
-  assert.deepEqual(d.gpus, { desired: 1, requested: 1, allocated: 0 });
+  // One 1g.10gb slice is a seventh of a GPU.
+  assert.deepEqual(d.gpus, { desired: devices(1 / 7), requested: devices(1 / 7), allocated: 0 });
   assert.deepEqual(tree.gpus.requested.byResource, MIG);
   // Scale annotations are strings: "1" and "4" become integers.
   assert.deepEqual(scale(tree), [[1, 1, 4]]);
@@ -37,7 +38,7 @@ test('running: canary split over two revisions, pods of both are the service\'s'
   assert.deepEqual(d.roles, { revision: { desired: 2, live: 4, ready: 4, gpusPerPod: MIG } });
   assert.deepEqual(d.pods, { [REV1_POD_0]: 'revision/', [REV1_POD_1]: 'revision/', [REV2_POD_0]: 'revision/', [REV2_POD_1]: 'revision/' });
   assert.deepEqual(d.unmatched, []);
-  assert.deepEqual(d.gpus, { desired: 2, requested: 4, allocated: 4 });
+  assert.deepEqual(d.gpus, { desired: devices(2 / 7), requested: devices(4 / 7), allocated: devices(4 / 7) });
   assert.deepEqual(tree.gpus.allocated.byResource, { 'nvidia.com/mig-1g.10gb': 4 });
   assert.deepEqual(scale(tree), [[2, 2, 4]]);
 });
@@ -50,7 +51,7 @@ test('failed: the revision crash-loops', () => {
   assert.deepEqual(d.roles, { revision: { desired: 1, live: 1, ready: 0, gpusPerPod: MIG } });
   assert.deepEqual(d.pods, { [REV1_POD_0]: 'revision/' });
   assert.deepEqual(d.unmatched, []);
-  assert.deepEqual(d.gpus, { desired: 1, requested: 1, allocated: 1 });
+  assert.deepEqual(d.gpus, { desired: devices(1 / 7), requested: devices(1 / 7), allocated: devices(1 / 7) });
   assert.equal(tree.pods[0].restarts, 5);
 });
 

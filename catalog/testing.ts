@@ -35,13 +35,19 @@ export interface TreeDigest {
 }
 
 /** A compact, assertion-friendly digest of a tree. */
+/** A devices' worth to 6 decimals: how the catalog tests write fractions of a GPU (`devices(3 / 7)`). */
+export function devices(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}
+
 export function digest(tree: WorkloadTree): TreeDigest {
   return {
     status: tree.status.matched,
     roles: Object.fromEntries(tree.roles.map((r) => [r.name, { desired: r.desiredPods, live: r.livePods, ready: r.readyPods, gpusPerPod: r.gpusPerPod }])),
     pods: Object.fromEntries(tree.pods.map((p) => [p.name, `${p.component}/${p.instance ?? '?'}`])),
     unmatched: tree.unmatchedPods.map((p) => p.name),
-    gpus: { desired: tree.gpus.desired.total, requested: tree.gpus.requested.total, allocated: tree.gpus.allocated.total },
+    // Devices' worth: MIG slices are sevenths (or quarters) of a GPU; compared to 6 decimals.
+    gpus: { desired: devices(tree.gpus.desired.total), requested: devices(tree.gpus.requested.total), allocated: devices(tree.gpus.allocated.total) },
     errors: tree.errors.map((e) => `${e.code}: ${e.message} @ ${e.path}`),
   };
 }

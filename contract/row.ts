@@ -29,6 +29,11 @@ export interface WorkloadRow {
      * count): `desired` for a workload no definition describes (no template says what it asks for).
      */
     unknown: GpuField[];
+    /**
+     * Amounts left out of the figures because their devices' worth is unknown (time-sliced GPUs on
+     * nodes that do not say their replica count), by figure and resource; absent when there are none.
+     */
+    apart?: Partial<Record<GpuField, GpuAmounts>>;
   };
   /** `unknown` while the pods cannot be read (forbidden, never listed): the counts are then not data. */
   pods: { ready: number; total: number; unknown?: boolean };

@@ -17,8 +17,15 @@ export interface EngineError {
 export type GpuAmounts = Record<string, number>;
 
 export interface GpuTotal {
+  /**
+   * GPU devices' worth: a whole GPU is 1, a MIG slice its compute slices over its device's
+   * (`1g.10gb` on an H100 is 1/7), a time-sliced replica 1/replicas when its node says how many.
+   */
   total: number;
+  /** Raw counts per resource (7 MIG slices are 7 here). */
   byResource: GpuAmounts;
+  /** Amounts whose devices' worth is unknown (shared GPUs on a node that does not say its replica count): counted apart, not in `total`. */
+  apart?: GpuAmounts;
 }
 
 /**

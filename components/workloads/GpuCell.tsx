@@ -1,6 +1,6 @@
 import type { WorkloadRow } from '../../contract/index.ts';
-import { formatGpus } from '../../lib/format/gpus.ts';
-import { amountsText, migProfiles } from './format.ts';
+import { formatGpus, gpuBreakdown } from '../../lib/format/gpus.ts';
+import { migProfiles } from './format.ts';
 
 /**
  * allocated / requested / desired with a small bar: solid = allocated, striped = requested but not
@@ -16,9 +16,18 @@ export function GpuCell({ gpus }: { gpus: WorkloadRow['gpus'] }) {
   const desiredText = text('desired', desired);
   const scale = Math.max(known('allocated', allocated), known('requested', requested), known('desired', desired));
   const mig = migProfiles(byResource.allocated, byResource.requested, byResource.desired);
-  const line = (f: 'allocated' | 'requested' | 'desired', amounts: Record<string, number>) =>
-    isUnknown(f) ? `${f}: unknown (${f === 'desired' ? 'no definition says what this workload asks for' : 'its pods cannot be read'})` : `${f}: ${amountsText(amounts)}`;
-  const title = [line('allocated', byResource.allocated), line('requested', byResource.requested), line('desired', byResource.desired)].join('\n');
+  const line = (f: 'allocated' | 'requested' | 'desired', amounts: Record<string, number>) => {
+    if (isUnknown(f)) return `${f}: unknown (${f === 'desired' ? 'no definition says what this workload asks for' : 'its pods cannot be read'})`;
+    const apart = gpus.apart?.[f];
+    const breakdown = gpuBreakdown(amounts);
+    return `${f}: ${formatGpus(gpus[f])} GPUs${breakdown && breakdown !== `${formatGpus(gpus[f])} × GPU` ? ` = ${breakdown}` : ''}${apart ? `; not counted: ${gpuBreakdown(apart)} (the node does not say how many replicas share a GPU)` : ''}`;
+  };
+  const title = [
+    line('allocated', byResource.allocated),
+    line('requested', byResource.requested),
+    line('desired', byResource.desired),
+    ...(mig.length ? ['A MIG slice counts as its share of a GPU (1g.10gb = 1/7, 3g.40gb = 3/7; on an A30 quarters).'] : []),
+  ].join('\n');
   const pct = (n: number) => `${scale > 0 ? (n / scale) * 100 : 0}%`;
   return (
     <div className="flex w-full flex-col justify-center gap-1" title={title}>
@@ -29,7 +38,7 @@ export function GpuCell({ gpus }: { gpus: WorkloadRow['gpus'] }) {
         </span>
         {mig.length > 0 && (
           <span className="ml-auto rounded bg-lime-100 px-1 text-[10px] font-semibold text-lime-800 dark:bg-lime-950 dark:text-lime-300" title={`MIG slices: ${mig.join(', ')}`}>
-            MIG
+            {mig.length === 1 && Object.keys(byResource.allocated).length <= 1 && byResource.allocated[`nvidia.com/mig-${mig[0]}`] ? `${formatGpus(byResource.allocated[`nvidia.com/mig-${mig[0]}`])} × ${mig[0]}` : 'MIG'}
           </span>
         )}
         <span className="sr-only">

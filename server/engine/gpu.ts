@@ -16,7 +16,9 @@ export const DEFAULT_GPU_RESOURCES: readonly string[] = [
   'nvidia.com/mig-*',
   'nvidia.com/gpu.shared',
   'amd.com/gpu',
-  'gpu.intel.com/*',
+  // Intel's device resources; not gpu.intel.com/memory.max (bytes) or /millicores (a share of the same GPU).
+  'gpu.intel.com/i915',
+  'gpu.intel.com/xe',
 ];
 
 export function gpuResourceMatcher(patterns: readonly string[] = DEFAULT_GPU_RESOURCES): GpuResourceMatcher {
@@ -131,11 +133,26 @@ export function emptyTotal(): GpuTotal {
   return { total: 0, byResource: {} };
 }
 
-export function addToTotal(t: GpuTotal, amounts: GpuAmounts, factor = 1): void {
+/** One unit of a resource in GPU devices (lib/gpu/device-worth.ts); null when it cannot be converted. */
+export type Worth = (resource: string) => number | null;
+
+/** Whole devices, the worth of every resource when nothing says otherwise. */
+const WHOLE: Worth = () => 1;
+
+/**
+ * Adds amounts to a total: `byResource` keeps the raw counts, `total` counts devices' worth (a MIG
+ * slice a fraction of its GPU); an amount whose worth is unknown goes to `apart`, not into `total`.
+ */
+export function addToTotal(t: GpuTotal, amounts: GpuAmounts, factor = 1, worth: Worth = WHOLE): void {
   for (const [k, v] of Object.entries(amounts)) {
-    if (v * factor === 0) continue;
-    t.byResource[k] = (t.byResource[k] ?? 0) + v * factor;
-    t.total += v * factor;
+    const n = v * factor;
+    if (n === 0) continue;
+    t.byResource[k] = (t.byResource[k] ?? 0) + n;
+    const w = worth(k);
+    if (w === null) {
+      t.apart ??= {};
+      t.apart[k] = (t.apart[k] ?? 0) + n;
+    } else t.total += n * w;
   }
 }
 
@@ -144,10 +161,10 @@ export function emptyFigures(): GpuFigures {
 }
 
 /** One pod's GPUs into every level's figures: requested while live, allocated while it holds them. */
-export function addPodToFigures(figures: readonly GpuFigures[], gpus: GpuAmounts, live: boolean, allocated: boolean): void {
+export function addPodToFigures(figures: readonly GpuFigures[], gpus: GpuAmounts, live: boolean, allocated: boolean, worth: Worth = WHOLE): void {
   for (const f of figures) {
-    if (live) addToTotal(f.requested, gpus);
-    if (allocated) addToTotal(f.allocated, gpus);
+    if (live) addToTotal(f.requested, gpus, 1, worth);
+    if (allocated) addToTotal(f.allocated, gpus, 1, worth);
   }
 }
 

@@ -8,6 +8,7 @@
  */
 import { isPod, ownerMismatch, ownerRefsOf, refText, type KubeObject, type OwnerReference } from '../engine/index.ts';
 import { groupKindOf } from './group-kind.ts';
+import { nodeGpuInfo, type NodeGpuInfo } from '../../lib/gpu/device-worth.ts';
 
 /** Where the walk up from an object ends: at a workload root, or waiting for an owner that may still arrive. */
 export type RootFound = { uid: string; served: boolean } | { waiting: string };
@@ -40,6 +41,13 @@ export class OwnerGraph {
   private readonly children = new Map<string, Set<string>>();
   /** group/Kind → uids */
   private readonly byKind = new Map<string, Set<string>>();
+  /** Node name → its GPU labels (for devices' worth: MIG products, time-slicing replicas). */
+  private readonly nodes = new Map<string, NodeGpuInfo>();
+
+  /** The GPU labels of a node, when the node is held. */
+  nodeGpu(name: string): NodeGpuInfo | null {
+    return this.nodes.get(name) ?? null;
+  }
 
   get size(): number {
     return this.objects.size;
@@ -60,6 +68,7 @@ export class OwnerGraph {
     if (prev) this.unlinkOwners(uid, prev);
     this.objects.set(uid, obj);
     const gk = groupKindOf(obj);
+    if (gk === NODE_GK && typeof obj.metadata?.name === 'string') this.nodes.set(obj.metadata.name, nodeGpuInfo(obj.metadata.labels));
     let kindSet = this.byKind.get(gk);
     if (!kindSet) this.byKind.set(gk, (kindSet = new Set()));
     kindSet.add(uid);
@@ -78,6 +87,7 @@ export class OwnerGraph {
     this.unlinkOwners(uid, prev);
     this.objects.delete(uid);
     this.byKind.get(groupKindOf(prev))?.delete(uid);
+    if (groupKindOf(prev) === NODE_GK && typeof prev.metadata?.name === 'string') this.nodes.delete(prev.metadata.name);
     return prev;
   }
 
@@ -216,3 +226,4 @@ export class OwnerGraph {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+const NODE_GK = '/Node';

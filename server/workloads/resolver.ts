@@ -44,7 +44,7 @@ export function resolveUnserved(cluster: string, graph: OwnerGraph, rootUid: str
   const pods = isPod(obj) ? [obj] : owned.filter((o) => isPod(o) && isOwnPod(o));
   // Only pods make a workload of an object nobody describes: an operator's bookkeeping object is no row.
   if (pods.length === 0) return null;
-  return { tree: resolveWithoutDefinition(obj, pods, { cluster }), object: obj, owned, ownership: ownershipOf(graph, obj) };
+  return { tree: resolveWithoutDefinition(obj, pods, { cluster, nodeGpus: (n) => graph.nodeGpu(n) }), object: obj, owned, ownership: ownershipOf(graph, obj) };
 }
 
 /** What counts against a definition on one workload: an evaluation problem first, else any error. */
@@ -71,13 +71,14 @@ export function resolveRoot(definitions: DefinitionSet, cluster: string, graph: 
     return { tree, object: obj, owned, ownership: ownershipOf(graph, obj) };
   }
   let chosen = usable[0];
-  let tree = resolveWorkload(chosen, obj, owned, { cluster, ownedOnly: true });
+  const options = { cluster, ownedOnly: true, nodeGpus: (n: string) => graph.nodeGpu(n) };
+  let tree = resolveWorkload(chosen, obj, owned, options);
   // A CRD served at several versions without conversion (strategy None) hands out objects of the
   // other version's shape under the watched version's name: when the structure cannot be read,
   // a definition written for another version of the kind may fit.
   if (usable.length > 1 && tree.errors.some(isStructureError)) {
     for (const alt of usable.slice(1)) {
-      const t = resolveWorkload(alt, obj, owned, { cluster, ownedOnly: true });
+      const t = resolveWorkload(alt, obj, owned, options);
       if (t.errors.some(isStructureError)) continue;
       // The first one did not fit this workload: that counts against it (it is not "valid" here).
       health?.note(cluster, chosen, rootUid, failureOf(tree));

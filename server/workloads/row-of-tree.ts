@@ -60,6 +60,13 @@ export function statusReason(tree: WorkloadTree): string | null {
   return withReason ? describe(withReason) : null;
 }
 
+/** The amounts whose devices' worth is unknown, by figure, when there are any. */
+function apartOf(tree: WorkloadTree): { apart?: WorkloadRow['gpus']['apart'] } {
+  const apart: NonNullable<WorkloadRow['gpus']['apart']> = {};
+  for (const f of ['allocated', 'requested', 'desired'] as const) if (tree.gpus[f].apart) apart[f] = tree.gpus[f].apart;
+  return Object.keys(apart).length > 0 ? { apart } : {};
+}
+
 export function rowOfTree(tree: WorkloadTree, createdAt: string | null): WorkloadRow {
   const w = tree.workload;
   const allPods = [...tree.pods, ...tree.unmatchedPods];
@@ -82,6 +89,7 @@ export function rowOfTree(tree: WorkloadTree, createdAt: string | null): Workloa
       // Without a definition no template says what the workload asks for; a replica count the API
       // server would refuse leaves it unknown too.
       unknown: tree.definition.source === 'none' || tree.errors.some((e) => e.code === 'object.replicas') ? ['desired'] : [],
+      ...apartOf(tree),
     },
     pods: { ready: allPods.filter((p) => p.ready).length, total: allPods.length },
     roles: tree.roles.map((r) => ({ name: r.name, pods: r.livePods, desired: r.desiredPods })),

@@ -21,8 +21,15 @@ import type { RowDelta, WorkloadRow } from './row.ts';
 import { RowTable, type DeltaListener } from './row-table.ts';
 import { changedKinds, POD_KIND, withStaleness, type KindHealth } from './staleness.ts';
 import { WorkQueue } from './work-queue.ts';
+import { nodeGpuInfo, type NodeGpuInfo } from '../../lib/gpu/device-worth.ts';
 
 const POD_GK = '/Pod';
+
+/** Does a node's new GPU labels change what a unit of some GPU resource on it is worth? Plain GPU nodes never do. */
+function nodeWorthChanged(before: NodeGpuInfo | null, after: NodeGpuInfo): boolean {
+  const matters = (i: NodeGpuInfo | null) => (i ? `${i.replicas ?? ''}|${/A30|-MIG-/i.test(i.product ?? '') ? i.product : ''}` : '|');
+  return matters(before) !== matters(after);
+}
 const NODE_GK = '/Node';
 
 interface ClusterState {
@@ -166,7 +173,10 @@ export class WorkloadIndex {
       changed.push(obj);
     }
     const definitionsChanged: KubeObject[] = [];
+    let worthChanged = false;
     for (const obj of changed) {
+      // A node whose GPU labels change what its devices are worth (MIG product, time-slicing) changes its pods' totals.
+      if (obj.kind === 'Node' && obj.apiVersion === 'v1') worthChanged ||= nodeWorthChanged(c.graph.nodeGpu(String(obj.metadata?.name ?? '')), nodeGpuInfo(obj.metadata?.labels));
       c.graph.put(obj);
       if (DEFINITION_KINDS.has(groupKindOf(obj))) definitionsChanged.push(obj);
     }
@@ -177,6 +187,7 @@ export class WorkloadIndex {
       for (const child of c.graph.childrenOf(uidOf(obj))) if (c.roots.has(child) || c.ahead.has(child)) c.queue.add(child);
     }
     for (const obj of definitionsChanged) this.definitionChanged(cluster, uidOf(obj), obj);
+    if (worthChanged) this.recomputeCluster(cluster);
     if (changed.length > 0) this.scheduleFlush();
   }
 

@@ -4,11 +4,10 @@
  * are exact; what the workload *asks* for is unknown (no template says), so `desired` is empty and
  * the row says so; its status comes from its pods alone.
  */
-import type { GpuResourceMatcher } from '../gpu.ts';
 import { addPodToFigures, emptyFigures, isDefaultGpuResource } from '../gpu.ts';
 import { podIsFinished, podIsTerminating, podPhase, podReady, type KubeObject } from '../k8s.ts';
 import type { DefinitionRef, TreeStatus, WorkloadStatusName, WorkloadTree } from '../tree.ts';
-import { treePod, workloadRef } from './resolve.ts';
+import { treePod, workloadRef, worthOn, type ResolveOptions } from './resolve.ts';
 
 /** The definition reference of such a tree: no name, source `none`. */
 export const NO_DEFINITION: DefinitionRef = { name: '', source: 'none' };
@@ -45,7 +44,7 @@ export function statusFromPods(pods: readonly KubeObject[]): TreeStatus {
   return { matched: [s], phase: pods.length ? `pods: ${summary}` : null, conditions: [] };
 }
 
-export function resolveWithoutDefinition(root: KubeObject, pods: readonly KubeObject[], options: { cluster?: string; isGpuResource?: GpuResourceMatcher } = {}): WorkloadTree {
+export function resolveWithoutDefinition(root: KubeObject, pods: readonly KubeObject[], options: ResolveOptions = {}): WorkloadTree {
   const isGpu = options.isGpuResource ?? isDefaultGpuResource;
   const tree: WorkloadTree = {
     workload: workloadRef(root, options.cluster),
@@ -64,7 +63,7 @@ export function resolveWithoutDefinition(root: KubeObject, pods: readonly KubeOb
   for (const pod of pods) {
     const tp = treePod(pod, null, isGpu, tree.errors);
     tree.unmatchedPods.push(tp);
-    addPodToFigures([tree.gpus, tree.unmatchedGpus], tp.gpus, !podIsFinished(pod) && !podIsTerminating(pod), tp.allocated);
+    addPodToFigures([tree.gpus, tree.unmatchedGpus], tp.gpus, !podIsFinished(pod) && !podIsTerminating(pod), tp.allocated, worthOn(tp.node, options));
   }
   return tree;
 }

@@ -5,7 +5,8 @@
  */
 import type { CompiledDefinition } from '../definition/compile.ts';
 import { EngineFailure, describeError, engineError, type EngineError } from '../errors.ts';
-import { addPodToFigures, addToTotal, emptyFigures, isDefaultGpuResource, podSpecGpus, type GpuResourceMatcher } from '../gpu.ts';
+import { addPodToFigures, addToTotal, emptyFigures, isDefaultGpuResource, podSpecGpus, type GpuResourceMatcher, type Worth } from '../gpu.ts';
+import { deviceWorth, type NodeGpuInfo } from '../../../lib/gpu/device-worth.ts';
 import { previewGang } from '../gang.ts';
 import {
   apiGroupOf, describeObject, isPod, meta, objectName, objectNamespace, podIsFinished, podIsTerminating, podNode, podPhase, podReady, podRestarts,
@@ -23,6 +24,14 @@ export interface ResolveOptions {
   isGpuResource?: GpuResourceMatcher;
   /** Set when `objects` is already exactly what the root owns (the live index knows it). */
   ownedOnly?: boolean;
+  /** The GPU labels of a node by name (the live index knows its nodes), for devices' worth. */
+  nodeGpus?: (nodeName: string) => NodeGpuInfo | null;
+}
+
+/** How many devices one unit of each resource is on a pod's node (or, for templates, anywhere). */
+export function worthOn(nodeName: string | null, options: ResolveOptions): Worth {
+  const node = nodeName && options.nodeGpus ? options.nodeGpus(nodeName) : null;
+  return (resource) => deviceWorth(resource, node);
 }
 
 /** A pod of the tree; a GPU quantity the API server would reject is an error naming the pod and container, and not counted. */
@@ -164,10 +173,12 @@ function resolveTree(def: CompiledDefinition, root: KubeObject, objects: readonl
         live.set(key, l);
       }
     }
-    addPodToFigures(levels, tp.gpus, requested, tp.allocated);
+    addPodToFigures(levels, tp.gpus, requested, tp.allocated, worthOn(tp.node, options));
   }
 
   // Tree components, roles and desired GPUs.
+  // Templates run on no node yet: a MIG profile's device is told by its memory size.
+  const templateWorth = worthOn(null, options);
   const roleNames = new Map<string, number>();
   const claimed = new Set<string>();
   for (const c of def.components) {
@@ -198,7 +209,7 @@ function resolveTree(def: CompiledDefinition, root: KubeObject, objects: readonl
       // Leaf replicas are the total pods of the instance, as in every upstream catalog entry; a count
       // the API server would refuse asks for nothing we can count (the error says so).
       const desiredPods = inst.replicasInvalid ? 0 : (inst.replicas ?? 1);
-      for (const f of [tree.gpus, cg, ig]) addToTotal(f.desired, gpusPerPod, desiredPods);
+      for (const f of [tree.gpus, cg, ig]) addToTotal(f.desired, gpusPerPod, desiredPods, templateWorth);
       const base = inst.id || c.name;
       roleNames.set(base, (roleNames.get(base) ?? 0) + 1);
       tree.roles.push({ name: base, component: c.name, instance: inst.id, desiredPods, livePods: l.live, readyPods: l.ready, gpusPerPod });

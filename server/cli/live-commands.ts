@@ -12,6 +12,16 @@ import { LiveWorkloads, type WorkloadRow } from '../workloads/index.ts';
 import { conservation, type ClusterBalance } from '../workloads/conservation.ts';
 import { printTree, UsageError, type Io } from './offline.ts';
 import { reportTreeProblems } from './render-tree.ts';
+import { chooseGpuResources } from '../workloads/gpu-resources.ts';
+
+/** The GPU resources a command counts; a malformed list is a usage error naming the entry. */
+export function gpuPatterns(flag: string | undefined): string[] {
+  try {
+    return chooseGpuResources({ flag }).patterns;
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e), { cause: e });
+  }
+}
 
 export interface LiveFlags {
   kubeconfig?: string;
@@ -22,6 +32,8 @@ export interface LiveFlags {
   timeout?: string;
   /** The dashboard's URL query (`status=Running&minGpus=8&sort=allocated`): the same rows as that view. */
   query?: string;
+  /** `--gpu-resources`: which extended resources count as GPUs (gpu-resources.ts). */
+  gpuResources?: string;
 }
 
 async function connectOnce(flags: LiveFlags): Promise<{ live: LiveWorkloads; cluster: string; namespace: string }> {
@@ -36,7 +48,7 @@ async function connectOnce(flags: LiveFlags): Promise<{ live: LiveWorkloads; clu
   const config = chosen[0] ?? configs[0];
   if (!config) throw new UsageError('no cluster in the kubeconfig (use --kubeconfig or KUBECONFIG)');
   const ctxNs = config.kc.getContextObject(config.name)?.namespace;
-  const live = new LiveWorkloads({ clusters: [config], catalog: LiveWorkloads.catalogEntries(loadCatalog()), initialSyncTimeoutMs: 60_000 });
+  const live = new LiveWorkloads({ clusters: [config], catalog: LiveWorkloads.catalogEntries(loadCatalog()), initialSyncTimeoutMs: 60_000, gpuResources: gpuPatterns(flags.gpuResources) });
   live.start();
   const started = Date.now();
   const deadline = started + Number(flags.timeout ?? 30) * 1000;

@@ -130,3 +130,21 @@ test('validate over the catalog folder: every definition valid, fixtures and not
   assert.equal(r.code, 0, r.out);
   assert.match(r.err, /^\d+ valid, 0 with errors/m);
 });
+
+test('--gpu-resources chooses what counts as a GPU; a malformed list is a usage error naming the entry', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wmap-gpures-'));
+  const file = join(dir, 'pod.yaml');
+  writeFileSync(file, 'apiVersion: v1\nkind: Pod\nmetadata: {name: npu, namespace: default, uid: u1}\nspec:\n  nodeName: n1\n  containers: [{name: c, resources: {limits: {example.com/npu: "2", nvidia.com/gpu: "1"}}}]\nstatus: {phase: Running}\n');
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s) };
+  assert.equal(await main(['--gpu-resources', 'example.com/npu', 'resolve', file, '-o', 'json'], io), 0, err.join('\n'));
+  const tree = JSON.parse(out.join('\n'));
+  assert.deepEqual(tree.gpus.allocated.byResource, { 'example.com/npu': 2 });
+  out.length = 0;
+  assert.equal(await main(['resolve', file, '-o', 'json'], io), 0);
+  assert.deepEqual(JSON.parse(out.join('\n')).gpus.allocated.byResource, { 'nvidia.com/gpu': 1 });
+  err.length = 0;
+  assert.equal(await main(['--gpu-resources', 'npu', 'resolve', file], io), 1);
+  assert.match(err.join('\n'), /--gpu-resources: entry 1 \("npu"\) is not a resource name/);
+});

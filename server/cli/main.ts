@@ -2,7 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { cmdCatalog, cmdResolve, cmdValidate, UsageError, type Io } from './offline.ts';
 import { createLogger, setRootLogger } from '../log/index.ts';
-import { cmdGetWorkloads, cmdTree, cmdVerify, type LiveFlags } from './live-commands.ts';
+import { cmdGetWorkloads, cmdTree, cmdVerify, gpuPatterns, type LiveFlags } from './live-commands.ts';
 
 function waitForSignal(): Promise<void> {
   return new Promise((resolve) => {
@@ -23,7 +23,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .description('AI workloads on Kubernetes as one tree each: roles, status, pods and GPU totals')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .option('--gpu-resources <list>', 'extended resources that count as GPUs, comma-separated, prefixes end in * (or WMAP_GPU_RESOURCES, or gpuResources: in ~/.config/wmap/config.yaml)');
+  // The root option, for every command (commander keeps it on the program).
+  const gpuFlag = (): string | undefined => program.opts<{ gpuResources?: string }>().gpuResources;
 
   program
     .command('validate')
@@ -37,7 +40,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .argument('<objects>', 'multi-document YAML, a JSON array or a List')
     .option('-d, --definition <file|name>', 'definition file or catalog entry (default: the catalog entry for the root kind)')
     .option('-o, --output <format>', 'json | yaml | tree', 'tree')
-    .action((file: string, opts: { definition?: string; output: string }) => { code = cmdResolve(file, opts, io); });
+    .action((file: string, opts: { definition?: string; output: string }) => { code = cmdResolve(file, { ...opts, gpuResources: gpuPatterns(gpuFlag()) }, io); });
 
   program
     .command('catalog')
@@ -61,15 +64,15 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   liveFlags(get.command('workloads').alias('workload').alias('wl').description('one line per workload: status, GPUs, pods, roles'))
     .option('-o, --output <format>', 'json | yaml | wide')
     .option('-q, --query <query>', "the dashboard's filters and sort as its URL query, e.g. 'status=Running&minGpus=8&sort=allocated'")
-    .action(async (o: LiveFlags) => { code = await cmdGetWorkloads(o, io); });
+    .action(async (o: LiveFlags) => { code = await cmdGetWorkloads({ ...o, gpuResources: gpuFlag() }, io); });
 
   liveFlags(program.command('tree').description('the workload tree of a live object').argument('<kind/name>'))
     .option('-o, --output <format>', 'json | yaml | tree', 'tree')
-    .action(async (ref: string, o: LiveFlags) => { code = await cmdTree(ref, o, io); });
+    .action(async (ref: string, o: LiveFlags) => { code = await cmdTree(ref, { ...o, gpuResources: gpuFlag() }, io); });
 
   liveFlags(program.command('verify').description("compare a definition's view with the raw ownership graph; exit 1 on a discrepancy").argument('[kind/name]'))
     .option('--all', 'every workload', false)
-    .action(async (ref: string | undefined, o: LiveFlags & { all?: boolean }) => { code = await cmdVerify(ref, o, io); });
+    .action(async (ref: string | undefined, o: LiveFlags & { all?: boolean }) => { code = await cmdVerify(ref, { ...o, gpuResources: gpuFlag() }, io); });
 
   program
     .command('serve')
@@ -83,7 +86,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .option('--allowed-host <name...>', 'host names or addresses clients use to reach an exposed server (or WMAP_ALLOWED_HOSTS)')
     .action(async (o: { port: string; host: string; demo: boolean; kubeconfig?: string; context?: string[]; token?: string; allowedHost?: string[] }) => {
       const { serve } = await import('./serve.ts');
-      const s = await serve({ port: Number(o.port), host: o.host, demo: o.demo, kubeconfig: o.kubeconfig, contexts: o.context, token: o.token, allowedHosts: o.allowedHost });
+      const s = await serve({ port: Number(o.port), host: o.host, demo: o.demo, kubeconfig: o.kubeconfig, contexts: o.context, token: o.token, allowedHosts: o.allowedHost, gpuResources: gpuPatterns(gpuFlag()) });
       await waitForSignal();
       // Stopping must never hang on a slow peer or a busy stretch: a few seconds, then out.
       setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import {
-  compileDefinition, definitionForRoot, loadDefinitionsFromText, parseDocuments, pickRoot, resolveWorkload,
+  compileDefinition, definitionForRoot, gpuResourceMatcher, loadDefinitionsFromText, parseDocuments, pickRoot, resolveWorkload,
   type CompiledDefinition, type KubeObject, type WorkloadTree,
 } from '../engine/index.ts';
 import { catalogDefinitions, findCatalogEntry, listCatalog } from '../catalog/index.ts';
@@ -141,10 +141,10 @@ export function printTree(tree: WorkloadTree, output: string, io: Io): void {
   else throw new UsageError(`unknown output format "${output}" (json, yaml or tree)`);
 }
 
-export function cmdResolve(file: string, opts: { definition?: string; output: string }, io: Io): number {
+export function cmdResolve(file: string, opts: { definition?: string; output: string; gpuResources?: readonly string[] }, io: Io): number {
   const objects = readObjects(file);
   const { def, root } = definitionFrom(opts.definition, objects);
-  const tree = resolveWorkload(def, root, objects);
+  const tree = resolveWorkload(def, root, objects, opts.gpuResources ? { isGpuResource: gpuResourceMatcher(opts.gpuResources) } : {});
   printTree(tree, opts.output, io);
   return reportTreeProblems(tree, opts.output, io.err);
 }

@@ -25,6 +25,8 @@ export interface ServeOptions {
   token?: string;
   /** Host names an exposed server answers to besides its bind address (also WMAP_ALLOWED_HOSTS). */
   allowedHosts?: string[];
+  /** Which extended resources count as GPUs (default: the engine's). */
+  gpuResources?: string[];
 }
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -60,7 +62,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   }
 
   // Quarantined definitions are remembered across restarts in the working directory's .wmap/.
-  const live = new LiveWorkloads({ clusters, catalog: LiveWorkloads.catalogEntries(loadCatalog()), stateFile: join(ROOT, '.wmap', 'state.json') });
+  const live = new LiveWorkloads({ clusters, catalog: LiveWorkloads.catalogEntries(loadCatalog()), stateFile: join(ROOT, '.wmap', 'state.json'), gpuResources: opts.gpuResources });
   live.start();
   // A rewritten kubeconfig (a new CA, refreshed credentials, contexts added or removed) is picked up live.
   const kubeconfigPath = sim ? sim.kubeconfigPath : opts.kubeconfig;

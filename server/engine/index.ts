@@ -17,7 +17,7 @@ export { resolveWorkload, emptyTree, type ResolveOptions } from './resolve/resol
 export { ownedClosure } from './resolve/ownership.ts';
 export { resolveWithoutDefinition, statusFromPods, NO_DEFINITION } from './resolve/generic.ts';
 export { ownerMismatch, ownerRefsOf, refText, validOwner, type OwnerReference } from './owner-rules.ts';
-export { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, podSpecGpus, sumAmounts } from './gpu.ts';
+export { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, podSpecGpus, sumAmounts, type GpuResourceMatcher } from './gpu.ts';
 export { parseQuantity } from './quantity.ts';
 export { planComponentUpdate, planSuspend, type PodTemplateChanges, type PlannedPatch } from './updates.ts';
 export { applyJsonPatch, type JsonPatchOp } from './json-patch.ts';

@@ -26,17 +26,20 @@ export interface ClusterBalance {
 }
 
 export interface ConservationSource {
+  /** The GPU resource names and prefixes counted (the same list the rows were built with). */
+  readonly gpuResources?: readonly string[];
   clusterNames(): string[];
   pods(cluster: string): Iterable<KubeObject>;
   rowIdOf(cluster: string, uid: string): string | undefined;
   allRows(): WorkloadRow[];
 }
 
-const isGpuName = (() => {
-  const exact = new Set(DEFAULT_GPU_RESOURCES.filter((p) => !p.endsWith('*')));
-  const prefixes = DEFAULT_GPU_RESOURCES.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1));
+/** Its own matcher, from the same list the rows use: the check shares data with the engine, not code. */
+function gpuNameMatcher(patterns: readonly string[]): (name: string) => boolean {
+  const exact = new Set(patterns.filter((p) => !p.endsWith('*')));
+  const prefixes = patterns.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1));
   return (name: string) => exact.has(name) || prefixes.some((p) => name.startsWith(p));
-})();
+}
 
 type Amounts = Map<string, number>;
 type Container = { name?: string; restartPolicy?: string; resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> } };
@@ -48,7 +51,7 @@ function count(v: unknown): number | null {
   return null;
 }
 
-function containerAmounts(c: Container, where: string, unreadable: string[]): Amounts {
+function containerAmounts(c: Container, where: string, unreadable: string[], isGpuName: (name: string) => boolean): Amounts {
   const out: Amounts = new Map();
   const req = c.resources?.requests ?? {};
   const lim = c.resources?.limits ?? {};
@@ -73,15 +76,15 @@ function add(into: Amounts, from: Amounts): void {
  * amount plus the sidecars (init containers with restartPolicy Always) started before it; the pod
  * needs the larger of the two, per resource; overhead on top.
  */
-export function podSpecDevices(pod: KubeObject, unreadable: string[] = []): Amounts {
+export function podSpecDevices(pod: KubeObject, unreadable: string[] = [], isGpuName = gpuNameMatcher(DEFAULT_GPU_RESOURCES)): Amounts {
   const spec = (pod.spec ?? {}) as { containers?: Container[]; initContainers?: Container[]; overhead?: Record<string, unknown> };
   const where = `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
   const app: Amounts = new Map();
-  for (const c of Array.isArray(spec.containers) ? spec.containers : []) add(app, containerAmounts(c, where, unreadable));
+  for (const c of Array.isArray(spec.containers) ? spec.containers : []) add(app, containerAmounts(c, where, unreadable, isGpuName));
   const sidecars: Amounts = new Map();
   const initPeak: Amounts = new Map();
   for (const c of Array.isArray(spec.initContainers) ? spec.initContainers : []) {
-    const own = containerAmounts(c, where, unreadable);
+    const own = containerAmounts(c, where, unreadable, isGpuName);
     if (c.restartPolicy === 'Always') {
       add(sidecars, own);
       continue;
@@ -109,6 +112,7 @@ function isLive(pod: KubeObject): boolean {
 }
 
 export function conservation(src: ConservationSource): ClusterBalance[] {
+  const isGpuName = gpuNameMatcher(src.gpuResources ?? DEFAULT_GPU_RESOURCES);
   const rowsByCluster = new Map<string, WorkloadRow[]>();
   for (const r of src.allRows()) {
     const list = rowsByCluster.get(r.cluster);
@@ -121,7 +125,7 @@ export function conservation(src: ConservationSource): ClusterBalance[] {
     const unreadable: string[] = [];
     for (const pod of src.pods(cluster)) {
       if (!isLive(pod)) continue;
-      const amounts = podSpecDevices(pod, unreadable);
+      const amounts = podSpecDevices(pod, unreadable, isGpuName);
       add(byPods, amounts);
       if (amounts.size > 0 && src.rowIdOf(cluster, String(pod.metadata?.uid ?? '')) === undefined) uncounted.push(`${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`);
     }

@@ -24,6 +24,8 @@ export interface LiveOptions {
   initialSyncTimeoutMs?: number;
   /** Where quarantined definitions are remembered across restarts (JSON; none when absent). */
   stateFile?: string;
+  /** Which extended resources count as GPUs (gpu-resources.ts; default: the engine's). */
+  gpuResources?: readonly string[];
 }
 
 /**
@@ -61,6 +63,7 @@ export class LiveWorkloads {
     const defs = new DefinitionSet(opts.catalog);
     this.index = new WorkloadIndex(defs, {
       ...opts.index,
+      gpuResources: opts.gpuResources ?? opts.index?.gpuResources,
       isExpectedKind: (cluster, gk) => {
         const conn = this.connections.get(cluster);
         return !!conn && conn.isServed(gk) && this.wantedKinds(cluster).has(gk);

@@ -3,7 +3,7 @@
  * ones skipped), what it owns, the workload tree, and its row. Pure over the owner graph and the
  * definitions, except that how each definition did is noted in the definitions' health.
  */
-import { emptyTree, engineError, isPod, resolveWithoutDefinition, resolveWorkload, type KubeObject, type WorkloadTree } from '../engine/index.ts';
+import { emptyTree, engineError, type GpuResourceMatcher, isPod, resolveWithoutDefinition, resolveWorkload, type KubeObject, type WorkloadTree } from '../engine/index.ts';
 import { QUARANTINE_CODES, type DefinitionHealth, type Failure } from './definition-health.ts';
 import type { DefinitionSet } from './definitions.ts';
 import { groupKindOf } from './group-kind.ts';
@@ -37,14 +37,14 @@ function ownershipOf(graph: OwnerGraph, root: KubeObject): RowOwnership {
  * The workload rooted at an object no definition serves: the pods for which `isOwnPod` holds (those
  * whose ownership walk ends here; served objects below it have rows of their own).
  */
-export function resolveUnserved(cluster: string, graph: OwnerGraph, rootUid: string, isOwnPod: (pod: KubeObject) => boolean): Resolved | null {
+export function resolveUnserved(cluster: string, graph: OwnerGraph, rootUid: string, isOwnPod: (pod: KubeObject) => boolean, isGpuResource?: GpuResourceMatcher): Resolved | null {
   const obj = graph.get(rootUid);
   if (!obj) return null;
   const owned = graph.ownedBy(rootUid);
   const pods = isPod(obj) ? [obj] : owned.filter((o) => isPod(o) && isOwnPod(o));
   // Only pods make a workload of an object nobody describes: an operator's bookkeeping object is no row.
   if (pods.length === 0) return null;
-  return { tree: resolveWithoutDefinition(obj, pods, { cluster, nodeGpus: (n) => graph.nodeGpu(n) }), object: obj, owned, ownership: ownershipOf(graph, obj) };
+  return { tree: resolveWithoutDefinition(obj, pods, { cluster, isGpuResource, nodeGpus: (n) => graph.nodeGpu(n) }), object: obj, owned, ownership: ownershipOf(graph, obj) };
 }
 
 /** What counts against a definition on one workload: an evaluation problem first, else any error. */
@@ -57,7 +57,7 @@ function failureOf(tree: WorkloadTree): Failure | null {
  * The tree of the workload rooted at `rootUid`, or null when no definition serves its kind.
  * Quarantined definitions are skipped; how each definition tried did is noted in `health`.
  */
-export function resolveRoot(definitions: DefinitionSet, cluster: string, graph: OwnerGraph, rootUid: string, health?: DefinitionHealth): Resolved | null {
+export function resolveRoot(definitions: DefinitionSet, cluster: string, graph: OwnerGraph, rootUid: string, health?: DefinitionHealth, isGpuResource?: GpuResourceMatcher): Resolved | null {
   const obj = graph.get(rootUid);
   if (!obj) return null;
   const candidates = definitions.candidatesFor(cluster, groupKindOf(obj), obj.apiVersion);
@@ -71,7 +71,7 @@ export function resolveRoot(definitions: DefinitionSet, cluster: string, graph: 
     return { tree, object: obj, owned, ownership: ownershipOf(graph, obj) };
   }
   let chosen = usable[0];
-  const options = { cluster, ownedOnly: true, nodeGpus: (n: string) => graph.nodeGpu(n) };
+  const options = { cluster, ownedOnly: true, isGpuResource, nodeGpus: (n: string) => graph.nodeGpu(n) };
   let tree = resolveWorkload(chosen, obj, owned, options);
   // A CRD served at several versions without conversion (strategy None) hands out objects of the
   // other version's shape under the watched version's name: when the structure cannot be read,

@@ -10,7 +10,7 @@
  * - Each row remembers the kinds it was built from; while one of them is failing (the live layer
  *   says which), the row is marked stale (staleness.ts) without being resolved again.
  */
-import type { KubeObject } from '../engine/index.ts';
+import { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, type GpuResourceMatcher, type KubeObject } from '../engine/index.ts';
 import { logger } from '../log/index.ts';
 import { DefinitionHealth } from './definition-health.ts';
 import { entryFromClusterObject, type DefinitionSet } from './definitions.ts';
@@ -74,6 +74,8 @@ export interface IndexOptions {
    * the event loop, so requests and signals are answered while thousands of workloads resolve.
    */
   flushSliceMs?: number;
+  /** Which extended resources count as GPUs (gpu-resources.ts; default: the engine's). */
+  gpuResources?: readonly string[];
 }
 
 export type { DeltaListener };
@@ -86,12 +88,17 @@ export class WorkloadIndex {
   private readonly rows: RowTable;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly opts: IndexOptions;
+  /** The GPU resource names and prefixes counted (also by the conservation check). */
+  readonly gpuResources: readonly string[];
+  private readonly isGpu: GpuResourceMatcher;
   /** Called when the set of kinds worth watching may have changed (definitions changed). */
   onDefinitionsChanged: ((cluster: string) => void) | null = null;
 
   constructor(definitions: DefinitionSet, opts: IndexOptions = {}) {
     this.definitions = definitions;
     this.opts = opts;
+    this.gpuResources = opts.gpuResources ?? DEFAULT_GPU_RESOURCES;
+    this.isGpu = gpuResourceMatcher(this.gpuResources);
     this.rows = new RowTable({ maxEntries: opts.historySize ?? 20_000, maxBytes: opts.historyBytes });
     this.health.onQuarantine = (cluster, d, reason) => {
       logger('workloads').warn({ cluster, definition: d.name, source: d.source, reason }, 'definition quarantined');
@@ -317,8 +324,8 @@ export class WorkloadIndex {
     if (!c) return null;
     const obj = c.graph.get(rootUid);
     const found = obj ? this.rootOf(cluster, c, obj) : null;
-    if (found && 'uid' in found && found.uid === rootUid && !found.served) return resolveUnserved(cluster, c.graph, rootUid, (o) => { const p = this.rootOf(cluster, c, o); return 'uid' in p && p.uid === rootUid; });
-    return resolveRoot(this.definitions, cluster, c.graph, rootUid, this.health);
+    if (found && 'uid' in found && found.uid === rootUid && !found.served) return resolveUnserved(cluster, c.graph, rootUid, (o) => { const p = this.rootOf(cluster, c, o); return 'uid' in p && p.uid === rootUid; }, this.isGpu);
+    return resolveRoot(this.definitions, cluster, c.graph, rootUid, this.health, this.isGpu);
   }
 
   /** The cluster's live pods as the index holds them (for the conservation check). */
@@ -408,7 +415,7 @@ export class WorkloadIndex {
     // Without a definition, the row holds the pods whose walk ends here (served objects below have their own rows).
     const r = found.served
       ? this.resolve(cluster, uid)
-      : resolveUnserved(cluster, c.graph, uid, (o) => { const p = c.graph.rootOf(o, rule, memo); return 'uid' in p && p.uid === uid; });
+      : resolveUnserved(cluster, c.graph, uid, (o) => { const p = c.graph.rootOf(o, rule, memo); return 'uid' in p && p.uid === uid; }, this.isGpu);
     if (!r) return null;
     const deps = new Set<string>([groupKindOf(obj), POD_KIND]);
     for (const o of r.owned) deps.add(groupKindOf(o));

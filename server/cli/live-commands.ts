@@ -5,11 +5,12 @@
 import { stringify } from 'yaml';
 import { loadClusterConfigs } from '../cluster/index.ts';
 import { loadCatalog } from '../catalog/index.ts';
-import type { WorkloadTree } from '../engine/index.ts';
+import { isPod, type KubeObject, type WorkloadTree } from '../engine/index.ts';
 import { columnsFor, compileCelFilter, groupOfApiVersion, kindRef, parseQuery, printRowTable, runQuery } from '../../lib/rows/index.ts';
 import { kindGuess, kindsNamed } from './kind-ref.ts';
 import { LiveWorkloads, type WorkloadRow } from '../workloads/index.ts';
-import { conservation, type ClusterBalance } from '../workloads/conservation.ts';
+import { conservation, gpuNames, podSpecDevices, type ClusterBalance } from '../workloads/conservation.ts';
+import type { Resolved } from '../workloads/resolver.ts';
 import { printTree, UsageError, type Io } from './offline.ts';
 import { reportTreeProblems } from './render-tree.ts';
 import { chooseGpuResources } from '../workloads/gpu-resources.ts';
@@ -127,7 +128,7 @@ function parseRef(ref: string): { kind: string; name: string } {
  * kubectl reads it (kind-ref.ts). Two workloads of that name under kinds of different groups make
  * the argument ambiguous: the error lists them with their groups, as kubectl would want them named.
  */
-function findTree(live: LiveWorkloads, cluster: string, namespace: string, ref: string): WorkloadTree {
+function findResolved(live: LiveWorkloads, cluster: string, namespace: string, ref: string): Resolved {
   const { kind, name } = parseRef(ref);
   const named = kindsNamed(kind, live.connection(cluster)?.servedResources() ?? []);
   const guess = kindGuess(kind);
@@ -139,13 +140,13 @@ function findTree(live: LiveWorkloads, cluster: string, namespace: string, ref: 
   if (rows.length === 0) throw new UsageError(`no workload ${ref} in namespace ${namespace} of cluster ${cluster}`);
   if (rows.length > 1) throw new UsageError(`${ref} is ambiguous in namespace ${namespace}: ${rows.map((r) => `${kindRef(r.kind, r.apiVersion).toLowerCase()}/${r.name}`).join(', ')}; name the kind with its group`);
   const at = live.index.rootOfRow(rows[0].id)!;
-  return live.index.resolve(at.cluster, at.uid)!.tree;
+  return live.index.resolve(at.cluster, at.uid)!;
 }
 
 export async function cmdTree(ref: string, flags: LiveFlags, io: Io): Promise<number> {
   const { live, cluster, namespace } = await connectOnce(flags);
   try {
-    const tree = findTree(live, cluster, namespace, ref);
+    const { tree } = findResolved(live, cluster, namespace, ref);
     printTree(tree, flags.output || 'tree', io);
     return reportTreeProblems(tree, flags.output || 'tree', io.err);
   } finally {
@@ -160,29 +161,40 @@ export interface Discrepancy {
 
 /**
  * A definition's view against the raw ownership graph: owned pods no component claims, replica
- * counts that disagree with live pods, GPU totals by the definition against summing the owned pods.
+ * counts that disagree with live pods, and GPUs counted from the raw pod specs by the conservation
+ * check's own code (not the engine's) against the definition's templates × replicas and against
+ * what the engine counted. A finished workload (Completed, Failed, Suspended) must hold no GPUs.
  */
-export function verifyTree(tree: WorkloadTree): Discrepancy[] {
+export function verifyTree(tree: WorkloadTree, pods: readonly KubeObject[], gpuResources?: readonly string[]): Discrepancy[] {
   const w = `${tree.workload.kind} ${tree.workload.namespace ? `${tree.workload.namespace}/` : ''}${tree.workload.name}`;
   const out: Discrepancy[] = [];
-  for (const p of tree.unmatchedPods) out.push({ workload: w, message: `pod ${p.name} is owned by the workload but no component claims it` });
+  for (const p of tree.unmatchedPods) if (tree.definition.source !== 'none') out.push({ workload: w, message: `pod ${p.name} is owned by the workload but no component claims it` });
   for (const p of tree.pods) if (p.instance === null) out.push({ workload: w, message: `pod ${p.name} matches component ${p.component} but none of its instances` });
-  const finishedRoles = tree.status.matched.some((s) => s === 'Completed' || s === 'Failed' || s === 'Suspended');
-  if (!finishedRoles) {
+  const finished = tree.status.matched.find((s) => s === 'Completed' || s === 'Failed' || s === 'Suspended');
+  if (!finished) {
     for (const r of tree.roles) {
       if (r.livePods !== r.desiredPods) out.push({ workload: w, message: `role ${r.name}: the definition asks for ${r.desiredPods} pods, ${r.livePods} are live` });
     }
   }
-  // Independent of the definition: every owned, live pod's own GPU request.
-  const bySum: Record<string, number> = {};
-  for (const p of [...tree.pods, ...tree.unmatchedPods]) {
-    if (p.phase === 'Succeeded' || p.phase === 'Failed') continue;
-    for (const [k, v] of Object.entries(p.gpus)) bySum[k] = (bySum[k] ?? 0) + v;
+  // Independent of the engine: every owned live pod's own request, from its raw spec.
+  const bySpec: Record<string, number> = {};
+  const live = pods.filter((p) => !['Succeeded', 'Failed'].includes(String((p.status as { phase?: string } | undefined)?.phase)) && !p.metadata?.deletionTimestamp);
+  const unreadable: string[] = [];
+  const isGpuName = gpuResources ? gpuNames(gpuResources) : undefined;
+  for (const p of live) {
+    const amounts = podSpecDevices(p, unreadable, isGpuName);
+    for (const [k, v] of amounts) bySpec[k] = (bySpec[k] ?? 0) + v;
+    if (finished && amounts.size > 0) out.push({ workload: w, message: `the workload is ${finished}, but pod ${p.metadata?.name} still asks for ${[...amounts].map(([k, v]) => `${v} ${k}`).join(', ')}` });
+  }
+  for (const u of unreadable) out.push({ workload: w, message: `pod ${u}: not a whole number of devices` });
+  const counted = tree.gpus.requested.byResource;
+  for (const k of new Set([...Object.keys(bySpec), ...Object.keys(counted)])) {
+    if ((bySpec[k] ?? 0) !== (counted[k] ?? 0)) out.push({ workload: w, message: `${k}: the engine counts ${counted[k] ?? 0} requested, the pod specs ask for ${bySpec[k] ?? 0}` });
   }
   const desired = tree.gpus.desired.byResource;
-  if (!finishedRoles) {
-    for (const k of new Set([...Object.keys(bySum), ...Object.keys(desired)])) {
-      if ((bySum[k] ?? 0) !== (desired[k] ?? 0)) out.push({ workload: w, message: `${k}: the definition's templates × replicas give ${desired[k] ?? 0}, the owned pods request ${bySum[k] ?? 0}` });
+  if (!finished && tree.definition.source !== 'none') {
+    for (const k of new Set([...Object.keys(bySpec), ...Object.keys(desired)])) {
+      if ((bySpec[k] ?? 0) !== (desired[k] ?? 0)) out.push({ workload: w, message: `${k}: the definition's templates × replicas give ${desired[k] ?? 0}, the owned pods request ${bySpec[k] ?? 0}` });
     }
   }
   for (const e of tree.errors) out.push({ workload: w, message: e.message });
@@ -221,15 +233,17 @@ export async function cmdVerify(ref: string | undefined, flags: LiveFlags & { al
   if (!ref && !flags.all) throw new UsageError('verify: name a workload as KIND/NAME, or use --all');
   const { live, cluster, namespace } = await connectOnce(flags);
   try {
-    let trees: WorkloadTree[];
-    if (ref) trees = [findTree(live, cluster, namespace, ref)];
+    let resolved: Resolved[];
+    if (ref) resolved = [findResolved(live, cluster, namespace, ref)];
     else {
       const rows = live.index.allRows().filter((r) => flags.allNamespaces || r.namespace === namespace || r.namespace === '');
-      trees = rows.map((r) => live.index.rootOfRow(r.id)).flatMap((at) => (at ? [live.index.resolve(at.cluster, at.uid)!.tree] : []));
+      resolved = rows.map((r) => live.index.rootOfRow(r.id)).flatMap((at) => (at ? [live.index.resolve(at.cluster, at.uid)!] : []));
     }
     let bad = 0;
-    for (const t of trees) {
-      const d = verifyTree(t);
+    for (const r of resolved) {
+      const t = r.tree;
+      const pods = isPod(r.object) ? [r.object] : r.owned.filter(isPod);
+      const d = verifyTree(t, pods, live.index.gpuResources);
       if (d.length === 0) io.err(`ok   ${t.workload.kind} ${t.workload.namespace}/${t.workload.name}`);
       for (const x of d) {
         bad++;
@@ -237,7 +251,7 @@ export async function cmdVerify(ref: string | undefined, flags: LiveFlags & { al
       }
     }
     if (flags.all) bad += printConservation(conservation(live.index), io);
-    io.err(`${trees.length} workloads verified, ${bad} discrepancies`);
+    io.err(`${resolved.length} workloads verified, ${bad} discrepancies`);
     return bad === 0 ? 0 : 1;
   } finally {
     live.stop();

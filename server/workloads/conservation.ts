@@ -35,7 +35,7 @@ export interface ConservationSource {
 }
 
 /** Its own matcher, from the same list the rows use: the check shares data with the engine, not code. */
-function gpuNameMatcher(patterns: readonly string[]): (name: string) => boolean {
+export function gpuNames(patterns: readonly string[]): (name: string) => boolean {
   const exact = new Set(patterns.filter((p) => !p.endsWith('*')));
   const prefixes = patterns.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1));
   return (name: string) => exact.has(name) || prefixes.some((p) => name.startsWith(p));
@@ -76,7 +76,7 @@ function add(into: Amounts, from: Amounts): void {
  * amount plus the sidecars (init containers with restartPolicy Always) started before it; the pod
  * needs the larger of the two, per resource; overhead on top.
  */
-export function podSpecDevices(pod: KubeObject, unreadable: string[] = [], isGpuName = gpuNameMatcher(DEFAULT_GPU_RESOURCES)): Amounts {
+export function podSpecDevices(pod: KubeObject, unreadable: string[] = [], isGpuName = gpuNames(DEFAULT_GPU_RESOURCES)): Amounts {
   const spec = (pod.spec ?? {}) as { containers?: Container[]; initContainers?: Container[]; overhead?: Record<string, unknown> };
   const where = `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
   const app: Amounts = new Map();
@@ -112,7 +112,7 @@ function isLive(pod: KubeObject): boolean {
 }
 
 export function conservation(src: ConservationSource): ClusterBalance[] {
-  const isGpuName = gpuNameMatcher(src.gpuResources ?? DEFAULT_GPU_RESOURCES);
+  const isGpuName = gpuNames(src.gpuResources ?? DEFAULT_GPU_RESOURCES);
   const rowsByCluster = new Map<string, WorkloadRow[]>();
   for (const r of src.allRows()) {
     const list = rowsByCluster.get(r.cluster);

@@ -10,3 +10,4 @@ export type * from './row.ts';
 export type * from './stream.ts';
 export { HEARTBEAT_MS } from './stream.ts';
 export type * from './api.ts';
+export type * from './nodes.ts';

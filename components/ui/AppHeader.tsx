@@ -8,6 +8,7 @@ import { ThemeToggle } from './ThemeToggle.tsx';
 const NAV = [
   { href: '/', label: 'Workloads', match: (p: string) => p === '/' || p.startsWith('/workloads') },
   { href: '/definitions', label: 'Definitions', match: (p: string) => p.startsWith('/definitions') },
+  { href: '/nodes', label: 'Nodes', match: (p: string) => p.startsWith('/nodes') },
 ];
 
 export function AppHeader() {

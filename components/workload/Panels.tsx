@@ -226,7 +226,13 @@ export function PodsPanel({ tree }: { tree: WorkloadTree }) {
                 </div>
                 <div role="cell">{r.pod.ready ? 'yes' : 'no'}</div>
                 <div role="cell" className="truncate" title={r.pod.node ?? 'not scheduled'}>
-                  {r.pod.node ?? '—'}
+                  {r.pod.node ? (
+                    <Link href={`/nodes?node=${encodeURIComponent(r.pod.node)}&cluster=${encodeURIComponent(tree.workload.cluster)}`} className="text-sky-700 hover:underline dark:text-sky-400">
+                      {r.pod.node}
+                    </Link>
+                  ) : (
+                    '—'
+                  )}
                 </div>
                 <div role="cell" className="truncate tabular-nums" title={Object.keys(r.pod.gpus).join(', ')}>
                   {r.gpus}

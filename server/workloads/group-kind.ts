@@ -4,9 +4,13 @@ import { apiGroupOf } from '../engine/index.ts';
 /** The definition kinds: objects of these kinds are definitions, not workloads. */
 export const DEFINITION_KINDS = new Set(['run.ai/Karta', 'optimization.nvidia.com/ResourceInterface']);
 
-/** Kinds that own pods in every framework; watched whether or not a definition mentions them. */
+/**
+ * Kinds that own pods in every framework; watched whether or not a definition mentions them. Nodes
+ * too, for GPU capacity (they own nothing and are no workload: no row without pods).
+ */
 export const CORE_KINDS = new Map<string, string>([
   ['/Pod', 'v1'],
+  ['/Node', 'v1'],
   ['batch/Job', 'v1'],
   ['batch/CronJob', 'v1'],
   ['apps/ReplicaSet', 'v1'],

@@ -1,8 +1,9 @@
 /**
  * The live workload index: objects of every cluster joined with the definitions into rows.
- * - Each cluster's owner graph (owner-graph.ts) walks any object up to its **root**: the object a
- *   definition serves that no present (or expected) object owns — a JobSet, a bare Job or
- *   Deployment via the core definitions, but not the Jobs of a JobSet. One root is one row.
+ * - Each cluster's owner graph (owner-graph.ts) walks any object up to its **root**: the highest
+ *   object on its ownership chain that a definition serves (a JobSet, a bare Job or Deployment via
+ *   the core definitions, but not the Jobs of a JobSet), else the chain's top (a workload without a
+ *   definition). One root is one row.
  * - An object event queues the root it belongs to (before and after the change) in a
  *   de-duplicating work queue; a flush resolves each queued root once (resolver.ts).
  * - Flushes are coalesced over a short window and emit row deltas into the delta log
@@ -15,70 +16,15 @@ import { logger } from '../log/index.ts';
 import { DefinitionHealth } from './definition-health.ts';
 import { entryFromClusterObject, type DefinitionSet } from './definitions.ts';
 import { DEFINITION_KINDS, groupKindOf } from './group-kind.ts';
-import { OwnerGraph, uidOf, type RootFound, type RootRule } from './owner-graph.ts';
+import { uidOf, type RootFound, type RootRule } from './owner-graph.ts';
+import { newClusterState, nodeWorthChanged, NODE_GK, objectsOfKind, POD_GK, rootRule, type Built, type ClusterState, type IndexOptions } from './cluster-state.ts';
 import { resolveRoot, resolveUnserved, rowOfResolved, type Resolved } from './resolver.ts';
 import type { RowDelta, WorkloadRow } from './row.ts';
 import { RowTable, type DeltaListener } from './row-table.ts';
 import { changedKinds, POD_KIND, withStaleness, type KindHealth } from './staleness.ts';
-import { WorkQueue } from './work-queue.ts';
-import { nodeGpuInfo, type NodeGpuInfo } from '../../lib/gpu/device-worth.ts';
+import { nodeGpuInfo } from '../../lib/gpu/device-worth.ts';
 
-const POD_GK = '/Pod';
-
-/** Does a node's new GPU labels change what a unit of some GPU resource on it is worth? Plain GPU nodes never do. */
-function nodeWorthChanged(before: NodeGpuInfo | null, after: NodeGpuInfo): boolean {
-  const matters = (i: NodeGpuInfo | null) => (i ? `${i.replicas ?? ''}|${/A30|-MIG-/i.test(i.product ?? '') ? i.product : ''}` : '|');
-  return matters(before) !== matters(after);
-}
-const NODE_GK = '/Node';
-
-interface ClusterState {
-  graph: OwnerGraph;
-  /** root uid → id of the row emitted for it */
-  roots: Map<string, string>;
-  /** Roots to resolve. */
-  queue: WorkQueue<string>;
-  /**
-   * Rows resolved ahead while the cluster's initial lists are still arriving (root uid → row, or
-   * null when the object is no workload); emitted, unless queued again, once the cluster is synced.
-   */
-  ahead: Map<string, Built | null>;
-  /** root uid → its row as resolved (before staleness) and the kinds it was built from */
-  built: Map<string, Built>;
-  health: KindHealth;
-  /** Tops of chains waiting for an owner that may still arrive in the initial lists; walked again at sync. */
-  waiting: Set<string>;
-}
-
-/** A root's row as resolved (before staleness), and the kinds it was built from. */
-interface Built {
-  row: WorkloadRow;
-  deps: ReadonlySet<string>;
-}
-
-export interface IndexOptions {
-  coalesceMs?: number;
-  /** Deltas kept for resuming clients, at most (the byte bound applies too). */
-  historySize?: number;
-  /** Bytes of deltas kept for resuming clients (default 64 MiB). */
-  historyBytes?: number;
-  /** Which kinds are expected (watched and served): an owner of such a kind may still arrive. */
-  isExpectedKind?: (cluster: string, gk: string) => boolean;
-  /** Hold a cluster's deltas until this says it finished its initial lists. */
-  isSynced?: (cluster: string) => boolean;
-  /** Longest stretch of resolving ahead while a cluster's lists arrive, and the pause between stretches. */
-  warmSliceMs?: number;
-  warmIntervalMs?: number;
-  /**
-   * Longest stretch of resolving in one timer-driven flush; the rest continues on the next turn of
-   * the event loop, so requests and signals are answered while thousands of workloads resolve.
-   */
-  flushSliceMs?: number;
-  /** Which extended resources count as GPUs (gpu-resources.ts; default: the engine's). */
-  gpuResources?: readonly string[];
-}
-
-export type { DeltaListener };
+export type { DeltaListener, IndexOptions };
 
 export class WorkloadIndex {
   readonly definitions: DefinitionSet;
@@ -110,7 +56,7 @@ export class WorkloadIndex {
   private cluster(name: string): ClusterState {
     let c = this.clusters.get(name);
     if (!c) {
-      c = { graph: new OwnerGraph(), roots: new Map(), queue: new WorkQueue(), ahead: new Map(), built: new Map(), health: new Map(), waiting: new Set() };
+      c = newClusterState();
       this.clusters.set(name, c);
     }
     return c;
@@ -267,18 +213,8 @@ export class WorkloadIndex {
 
   // ----- roots -----
 
-  /**
-   * What makes a root in this cluster: an object a definition serves (a pod only when nothing owns
-   * it), else the top of its ownership chain. While the cluster's initial lists arrive, an absent
-   * owner of a kind being listed may still come, so its dependents wait.
-   */
   private rule(cluster: string): RootRule {
-    const served = this.definitions.effective(cluster);
-    const listing = this.opts.isSynced ? !this.opts.isSynced(cluster) : false;
-    return {
-      isServed: (o) => served.has(groupKindOf(o)),
-      mayArrive: (ref) => listing && (this.opts.isExpectedKind?.(cluster, groupKindOf(ref)) ?? served.has(groupKindOf(ref))),
-    };
+    return rootRule(this.definitions.effective(cluster), this.opts, cluster);
   }
 
   private rootOf(cluster: string, c: ClusterState, obj: KubeObject, memo?: Map<string, RootFound>): RootFound {
@@ -329,23 +265,13 @@ export class WorkloadIndex {
   }
 
   /** The cluster's live pods as the index holds them (for the conservation check). */
-  *pods(cluster: string): Iterable<KubeObject> {
-    const c = this.clusters.get(cluster);
-    if (!c) return;
-    for (const uid of c.graph.uidsOfKind(POD_GK)) {
-      const o = c.graph.get(uid);
-      if (o) yield o;
-    }
+  pods(cluster: string): Iterable<KubeObject> {
+    return objectsOfKind(this.clusters.get(cluster), POD_GK);
   }
 
   /** The cluster's nodes as the index holds them (for GPU capacity). */
-  *nodes(cluster: string): Iterable<KubeObject> {
-    const c = this.clusters.get(cluster);
-    if (!c) return;
-    for (const uid of c.graph.uidsOfKind(NODE_GK)) {
-      const o = c.graph.get(uid);
-      if (o) yield o;
-    }
+  nodes(cluster: string): Iterable<KubeObject> {
+    return objectsOfKind(this.clusters.get(cluster), NODE_GK);
   }
 
   /** The row an object (a pod, a Job …) counts towards, if any. */

@@ -56,8 +56,23 @@ export function nodeGpuInfo(labels: Record<string, string> | undefined | null): 
   };
 }
 
+// Asked for every GPU resource of every pod: remembered per node (by its info object) and resource.
+const byNode = new WeakMap<NodeGpuInfo, Map<string, number | null>>();
+const anywhere = new Map<string, number | null>();
+
 /** One unit of `resource` in devices, on `node` when known; null when it cannot be converted. */
 export function deviceWorth(resource: string, node: NodeGpuInfo | null): number | null {
+  let memo = node ? byNode.get(node) : anywhere;
+  if (!memo) byNode.set(node!, (memo = new Map()));
+  const known = memo.get(resource);
+  if (known !== undefined) return known;
+  const w = computeWorth(resource, node);
+  // Resource names come from objects: bound the memo for hostile variety.
+  if (memo.size < 256) memo.set(resource, w);
+  return w;
+}
+
+function computeWorth(resource: string, node: NodeGpuInfo | null): number | null {
   const mig = migProfileOf(resource);
   if (mig) return mig.slices / deviceSlices(mig, node?.product ?? null);
   if (resource === 'nvidia.com/gpu') {

@@ -1,17 +1,7 @@
 import { WorkloadsView } from '@/components/workloads/WorkloadsView.tsx';
+import { queryString, type SearchParams } from './search-params.ts';
 
 export const dynamic = 'force-dynamic';
-
-type SearchParams = Record<string, string | string[] | undefined>;
-
-function queryString(sp: SearchParams): string {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(sp)) {
-    if (Array.isArray(v)) for (const x of v) p.append(k, x);
-    else if (v !== undefined) p.append(k, v);
-  }
-  return p.toString();
-}
 
 /** The workloads table. The view (filters, sort) comes from the URL so that a link reproduces it. */
 export default async function WorkloadsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {

@@ -1,18 +1,8 @@
 import { NodesView } from '@/components/nodes/NodesView.tsx';
+import { queryString, type SearchParams } from '../search-params.ts';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Nodes · workload-map' };
-
-type SearchParams = Record<string, string | string[] | undefined>;
-
-function queryString(sp: SearchParams): string {
-  const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(sp)) {
-    if (Array.isArray(v)) for (const x of v) p.append(k, x);
-    else if (v !== undefined) p.append(k, v);
-  }
-  return p.toString();
-}
 
 /** GPU nodes grouped by product and pool: capacity, allocatable, allocated, free, MIG, taints, and the workloads holding them. */
 export default async function NodesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {

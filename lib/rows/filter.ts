@@ -4,6 +4,7 @@
  */
 import type { WorkloadRow } from '../../contract/index.ts';
 import { celMessage, compileCelFilter, TOTAL_COST_LIMIT } from './cel-filter.ts';
+import { groupOfApiVersion } from './identity.ts';
 import { NO_DEFINITION_FILTER, type RowQuery } from './query.ts';
 
 // One lower-cased haystack per row object (rows are immutable; a change is a new object).
@@ -25,15 +26,10 @@ export function textTerms(q: string): string[] {
   return q.toLowerCase().split(/\s+/).filter(Boolean);
 }
 
-function groupOf(apiVersion: string): string {
-  const i = apiVersion.indexOf('/');
-  return i < 0 ? '' : apiVersion.slice(0, i);
-}
-
 /** The names a row's kind answers to, lower-cased: `jobset` and `jobset.jobset.x-k8s.io`. */
 function kindNames(row: WorkloadRow): string[] {
   const kind = row.kind.toLowerCase();
-  const group = groupOf(row.apiVersion).toLowerCase();
+  const group = groupOfApiVersion(row.apiVersion).toLowerCase();
   return group ? [kind, `${kind}.${group}`] : [kind];
 }
 

@@ -259,9 +259,16 @@ export class WorkloadIndex {
     const c = this.clusters.get(cluster);
     if (!c) return null;
     const obj = c.graph.get(rootUid);
-    const found = obj ? this.rootOf(cluster, c, obj) : null;
-    if (found && 'uid' in found && found.uid === rootUid && !found.served) return resolveUnserved(cluster, c.graph, rootUid, (o) => { const p = this.rootOf(cluster, c, o); return 'uid' in p && p.uid === rootUid; }, this.isGpu);
-    return resolveRoot(this.definitions, cluster, c.graph, rootUid, this.health, this.isGpu);
+    const rule = this.rule(cluster);
+    const memo = new Map<string, RootFound>();
+    const found = obj ? c.graph.rootOf(obj, rule, memo) : null;
+    return this.resolveAt(cluster, c, rootUid, found !== null && 'uid' in found && found.uid === rootUid && !found.served, rule, memo);
+  }
+
+  /** A root's tree: by its definitions, or from the pods whose walk ends here (served objects below have their own rows). */
+  private resolveAt(cluster: string, c: ClusterState, uid: string, unserved: boolean, rule: RootRule, memo: Map<string, RootFound>): Resolved | null {
+    if (!unserved) return resolveRoot(this.definitions, cluster, c.graph, uid, this.health, this.isGpu);
+    return resolveUnserved(cluster, c.graph, uid, (o) => { const p = c.graph.rootOf(o, rule, memo); return 'uid' in p && p.uid === uid; }, this.isGpu);
   }
 
   /** The cluster's live pods as the index holds them (for the conservation check). */
@@ -334,14 +341,11 @@ export class WorkloadIndex {
   private rowOf(cluster: string, c: ClusterState, uid: string): Built | null {
     const obj = c.graph.get(uid);
     if (!obj) return null;
-    const memo = new Map<string, RootFound>();
-    const found = this.rootOf(cluster, c, obj, memo);
-    if (!('uid' in found) || found.uid !== uid) return null;
     const rule = this.rule(cluster);
-    // Without a definition, the row holds the pods whose walk ends here (served objects below have their own rows).
-    const r = found.served
-      ? this.resolve(cluster, uid)
-      : resolveUnserved(cluster, c.graph, uid, (o) => { const p = c.graph.rootOf(o, rule, memo); return 'uid' in p && p.uid === uid; }, this.isGpu);
+    const memo = new Map<string, RootFound>();
+    const found = c.graph.rootOf(obj, rule, memo);
+    if (!('uid' in found) || found.uid !== uid) return null;
+    const r = found.served ? this.resolve(cluster, uid) : this.resolveAt(cluster, c, uid, true, rule, memo);
     if (!r) return null;
     const deps = new Set<string>([groupKindOf(obj), POD_KIND]);
     for (const o of r.owned) deps.add(groupKindOf(o));

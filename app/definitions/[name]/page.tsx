@@ -1,9 +1,8 @@
 import { DefinitionDetail } from '@/components/definitions/DefinitionDetail.tsx';
 import { decodeSegment } from '@/components/workloads/workload-href.ts';
+import type { SearchParams } from '../../search-params.ts';
 
 export const dynamic = 'force-dynamic';
-
-type SearchParams = Record<string, string | string[] | undefined>;
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;
 

@@ -4,10 +4,10 @@
  * are exact; what the workload *asks* for is unknown (no template says), so `desired` is empty and
  * the row says so; its status comes from its pods alone.
  */
-import { addPodToFigures, emptyFigures, isDefaultGpuResource } from '../gpu.ts';
+import { addPodToFigures, isDefaultGpuResource } from '../gpu.ts';
 import { podIsFinished, podIsTerminating, podPhase, podReady, type KubeObject } from '../k8s.ts';
 import type { DefinitionRef, TreeStatus, WorkloadStatusName, WorkloadTree } from '../tree.ts';
-import { treePod, workloadRef, worthOn, type ResolveOptions } from './resolve.ts';
+import { bareTree, treePod, worthOn, type ResolveOptions } from './resolve.ts';
 
 /** The definition reference of such a tree: no name, source `none`. */
 export const NO_DEFINITION: DefinitionRef = { name: '', source: 'none' };
@@ -46,20 +46,8 @@ export function statusFromPods(pods: readonly KubeObject[]): TreeStatus {
 
 export function resolveWithoutDefinition(root: KubeObject, pods: readonly KubeObject[], options: ResolveOptions = {}): WorkloadTree {
   const isGpu = options.isGpuResource ?? isDefaultGpuResource;
-  const tree: WorkloadTree = {
-    workload: workloadRef(root, options.cluster),
-    definition: NO_DEFINITION,
-    status: statusFromPods(pods),
-    components: [],
-    roles: [],
-    pods: [],
-    unmatchedPods: [],
-    gpus: emptyFigures(),
-    unmatchedGpus: emptyFigures(),
-    gang: [],
-    errors: [],
-    warnings: [],
-  };
+  const tree = bareTree(root, NO_DEFINITION, options);
+  tree.status = statusFromPods(pods);
   for (const pod of pods) {
     const tp = treePod(pod, null, isGpu, tree.errors);
     tree.unmatchedPods.push(tp);

@@ -13,7 +13,7 @@ import {
   type KubeObject,
 } from '../k8s.ts';
 import { evaluateStatus } from '../status.ts';
-import type { GpuFigures, TreeComponent, TreePod, TreeRole, WorkloadTree } from '../tree.ts';
+import type { DefinitionRef, GpuFigures, TreeComponent, TreePod, TreeRole, WorkloadTree } from '../tree.ts';
 import { extractComponent, type ExtractedComponent } from './extract.ts';
 import { PodMatcher, type PodPlacement } from './match-pods.ts';
 import { ownedClosure } from './ownership.ts';
@@ -94,9 +94,14 @@ export function workloadRef(root: KubeObject, cluster = ''): WorkloadTree['workl
 
 /** The tree of a workload that was not (or could not be) resolved: identity, no structure; errors are the caller's. */
 export function emptyTree(def: CompiledDefinition, root: KubeObject, options: ResolveOptions = {}): WorkloadTree {
+  return bareTree(root, { name: def.name, source: def.source }, options);
+}
+
+/** A tree with the root's identity and the given definition reference, and nothing else yet. */
+export function bareTree(root: KubeObject, definition: DefinitionRef, options: ResolveOptions = {}): WorkloadTree {
   return {
     workload: workloadRef(root, options.cluster),
-    definition: { name: def.name, source: def.source },
+    definition,
     status: { matched: ['Undefined'], phase: null, conditions: [] },
     components: [],
     roles: [],

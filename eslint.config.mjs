@@ -33,6 +33,10 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)server/(engine|cluster|workloads)/|^(\\.\\./)+(engine|cluster|workloads)/', message: 'The simulated cluster is an independent cross-check of the engine and the cluster layer.' }] }] },
   },
   {
+    files: ['server/usage/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(engine|workloads|stream|catalog|sim|cli|auth)/', message: 'Utilization sources know no definitions: they read readings through the cluster layer and join nothing.' }] }] },
+  },
+  {
     files: ['server/cluster/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(engine|workloads|stream|catalog)/', message: 'The cluster layer knows no definitions: its caller says what to watch.' }] }] },
   },

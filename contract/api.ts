@@ -4,6 +4,7 @@
  */
 import type { WorkloadRow } from './row.ts';
 import type { EngineError, WorkloadTree } from './tree.ts';
+import type { WorkloadUsage } from './usage.ts';
 
 export interface ApiErrorBody {
   error: { code: string; message: string };
@@ -32,6 +33,12 @@ export interface RowTotals {
   podsTotal: number;
   /** Rows whose pods cannot be read, left out of the pod counts. */
   podsUnknown: number;
+  /** GPUs' worth in use (Σ utilization × worth) over the rows' measured GPUs; null when none has readings. */
+  used: number | null;
+  /** Devices' worth with readings (what `used` is out of). */
+  measured: number;
+  /** Devices' worth idle over the rows whose idle state is known; null when none is. */
+  idle: number | null;
 }
 
 /** `GET /api/workloads/{cluster}/{namespace}/{kind}/{name}` */
@@ -49,6 +56,8 @@ export interface WorkloadDetail {
    */
   owned: OwnedObject[];
   ownedTruncated: number;
+  /** GPU utilization per workload, role, instance and pod; null when the workload holds no allocated GPUs. */
+  usage: WorkloadUsage | null;
 }
 
 export interface OwnedObject {

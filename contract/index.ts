@@ -11,3 +11,4 @@ export type * from './stream.ts';
 export { HEARTBEAT_MS } from './stream.ts';
 export type * from './api.ts';
 export type * from './nodes.ts';
+export type * from './usage.ts';

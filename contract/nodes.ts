@@ -10,6 +10,7 @@
  * allocated, never below 0. A figure that is not known (the pods cannot be listed) is `null`, never 0.
  */
 import type { GpuAmounts } from './tree.ts';
+import type { GpuReading } from './usage.ts';
 
 export interface GpuCapacity {
   capacity: number;
@@ -81,6 +82,12 @@ export interface NodeSummary {
   pods: number;
   /** The workloads holding its GPUs, most GPUs first. Empty when the pods cannot be listed. */
   workloads: NodeWorkload[];
+  /**
+   * Every device (and MIG instance) its exporter reports, by device index, with the pod holding it
+   * (`pod`: `namespace/name`, null when free); null when the cluster has no utilization readings
+   * for this node (never an empty list for "unknown").
+   */
+  gpuReadings: Array<GpuReading & { pod: string | null }> | null;
 }
 
 export interface NodeGroup {

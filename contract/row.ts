@@ -4,6 +4,7 @@
  * by server/workloads, read by the API, the stream, the CLI and the dashboard.
  */
 import type { GpuAmounts, WorkloadStatusName } from './tree.ts';
+import type { ClusterUsage, RowUsage } from './usage.ts';
 
 export interface WorkloadRow {
   /** `cluster/namespace/Kind.group/name` (core kinds bare, `Pod`); the namespace is `_` for cluster-scoped workloads. */
@@ -51,6 +52,11 @@ export interface WorkloadRow {
    * watched: the row shows what was last seen, which may be out of date. `null` when fresh.
    */
   stale: RowStaleness | null;
+  /**
+   * GPU utilization of the allocated GPUs (contract/usage.ts); null when the row holds no allocated
+   * GPUs. Figures without readings are null inside (shown "n/a"), never 0.
+   */
+  usage: RowUsage | null;
 }
 
 export type GpuField = 'allocated' | 'requested' | 'desired';
@@ -106,4 +112,6 @@ export interface ClusterInfo {
   lastSyncAt: string | null;
   /** True while every watched kind has completed its initial list. */
   synced: boolean;
+  /** Where its GPU utilization comes from and how fresh it is; absent when utilization is off. */
+  usage?: ClusterUsage;
 }

@@ -8,7 +8,7 @@ function summary(name: string, free: number | null, o: Partial<NodeSummary> = {}
   return {
     name, cluster: 'c1', product: 'NVIDIA-H100-80GB-HBM3', pool: { label: 'karpenter.sh/nodepool', value: 'train' },
     resources: [{ resource: 'nvidia.com/gpu', ...c }], total: c,
-    mig: { strategy: null, config: null, state: null, slices: [] }, taints: [], cordoned: false, ready: true, notReadyReason: null, schedulable: true, unreadable: [], pods: 0, workloads: [],
+    mig: { strategy: null, config: null, state: null, slices: [] }, taints: [], cordoned: false, ready: true, notReadyReason: null, schedulable: true, unreadable: [], pods: 0, workloads: [], gpuReadings: null,
     ...o,
   };
 }

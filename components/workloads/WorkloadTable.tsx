@@ -7,13 +7,13 @@ import { KindIcon } from '../ui/KindIcon.tsx';
 import { StatusBadge } from '../ui/StatusBadge.tsx';
 import { anchorAt, restoreAnchor, revealScrollTop, visibleRange } from '../ui/virtual-window.ts';
 import { GpuCell } from './GpuCell.tsx';
-import { columnsFor, type RowColumn, type SortKey, type SortOrder } from '../../lib/rows/index.ts';
+import { tableColumns, type RowColumn, type SortKey, type SortOrder } from '../../lib/rows/index.ts';
 import { workloadHref } from './workload-href.ts';
 
 export const ROW_HEIGHT = 44;
 const HEADER_HEIGHT = 36;
-// The table shows every column of priority 0 (the CLI's default set, with namespace and cluster).
-const TABLE_COLUMNS = columnsFor({ wide: false, oneNamespace: false, oneCluster: false });
+// The table shows the CLI's default columns (with namespace and cluster) and the utilization ones.
+const TABLE_COLUMNS = tableColumns();
 const GRID = TABLE_COLUMNS.map((c) => c.width).join(' ');
 
 function SortButton({ k, label, title, sort, order, onSort }: { k: SortKey; label: string; title?: string; sort: SortKey; order: SortOrder; onSort(k: SortKey): void }) {

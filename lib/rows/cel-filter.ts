@@ -4,6 +4,9 @@
  * row is also `self`. Whole numbers are CEL ints (as Kubernetes treats integer fields), so
  * `pods.total + 1` works; `createdAt` is a timestamp and `age` the age in seconds.
  * `namespace` is a reserved word in CEL, so the namespace is `ns` (or `self.namespace`).
+ * `usage` is the row's utilization (null without GPUs); `utilization` (percent) and `idleGpus` are
+ * short for its figures and are null without readings, so `utilization < 30` fails (and leaves the
+ * row out, counted) where there is no data rather than reading it as 0.
  *
  * The expression comes from a URL: it is bounded like every untrusted expression (lib/cel/bounded.ts),
  * per row (`ROW_COST_LIMIT`) and over all rows of one filtering (`TOTAL_COST_LIMIT`), so that it can
@@ -34,6 +37,9 @@ export const CEL_VARIABLES = [
   'createdAt',
   'definition',
   'errors',
+  'usage',
+  'utilization',
+  'idleGpus',
   'age',
   'now',
   'self',
@@ -88,6 +94,8 @@ function celVar(row: WorkloadRow, v: string): unknown {
   let value: unknown;
   if (v === 'ns') value = row.namespace;
   else if (v === 'createdAt') value = createdDate(row);
+  else if (v === 'utilization') value = toCelValue(row.usage?.utilization ?? null);
+  else if (v === 'idleGpus') value = toCelValue(row.usage?.idle ?? null);
   else if (v === 'self') value = { ...(toCelValue(row) as Record<string, unknown>), createdAt: createdDate(row) };
   else value = toCelValue((row as unknown as Record<string, unknown>)[v]);
   c[v] = value;

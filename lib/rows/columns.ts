@@ -9,7 +9,7 @@ import { humanAge } from '../format/duration.ts';
 import { formatGpus } from '../format/gpus.ts';
 import type { SortKey } from './query.ts';
 
-export type ColumnKey = 'kind' | 'name' | 'namespace' | 'cluster' | 'status' | 'gpus' | 'pods' | 'roles' | 'age' | 'definition' | 'reason' | 'stale';
+export type ColumnKey = 'kind' | 'name' | 'namespace' | 'cluster' | 'status' | 'gpus' | 'util' | 'memory' | 'idle' | 'pods' | 'roles' | 'age' | 'definition' | 'reason' | 'stale';
 
 export interface ColumnSort {
   key: SortKey;
@@ -29,6 +29,8 @@ export interface RowColumn {
   sorts: ColumnSort[];
   /** kubectl's column priority: 0 always shown, 1 only in the wide output. */
   priority: 0 | 1;
+  /** Shown in the dashboard's table although the CLI prints it only wide (default: priority 0). */
+  inTable?: boolean;
   /**
    * A column that kubectl leaves out when the listing covers only one namespace (NAMESPACE without
    * `-A`) or one cluster (one kubeconfig context).
@@ -60,6 +62,19 @@ export const ROW_COLUMNS: readonly RowColumn[] = [
     priority: 0,
     text: (r) => (['allocated', 'requested', 'desired'] as const).map((f) => (r.gpus.unknown.includes(f) ? '?' : formatGpus(r.gpus[f]))).join('/'),
   },
+  // Utilization: the allocated GPUs' average, "n/a" without readings (never 0), nothing without GPUs.
+  { key: 'util', header: 'Util', width: '96px', sorts: single('utilization', 'Util'), priority: 1, inTable: true, align: 'right', text: (r) => (r.usage ? formatPercent(r.usage.utilization) : null) },
+  { key: 'memory', header: 'GPU mem', cliHeader: 'GPU-MEM', width: '104px', sorts: [], priority: 1, inTable: true, align: 'right', text: (r) => (r.usage ? formatMemory(r.usage.memory) : null) },
+  {
+    key: 'idle',
+    header: 'Idle',
+    width: '110px',
+    sorts: [{ key: 'idle', label: 'Idle', title: 'Sort by idle GPUs (allocated, below the idle threshold for the idle window)' }],
+    priority: 1,
+    inTable: true,
+    align: 'right',
+    text: (r, now) => (r.usage ? formatIdle(r.usage.idle, r.usage.idleSince, now) : null),
+  },
   { key: 'pods', header: 'Pods', width: '72px', sorts: single('pods', 'Pods'), priority: 0, align: 'right', text: (r) => (r.pods.unknown ? '?' : `${r.pods.ready}/${r.pods.total}`) },
   { key: 'roles', header: 'Roles', width: 'minmax(150px,1.5fr)', sorts: single('roles', 'Roles'), priority: 0, text: (r) => r.rolesSummary || null },
   { key: 'age', header: 'Age', width: '60px', sorts: single('age', 'Age'), priority: 0, align: 'right', text: (r, now) => humanAge(r.createdAt, now) },
@@ -68,6 +83,26 @@ export const ROW_COLUMNS: readonly RowColumn[] = [
   // How long the row has been built from kinds that cannot be read (the name cell marks it in the table).
   { key: 'stale', header: 'Stale', width: '90px', sorts: [], priority: 1, text: (r, now) => (r.stale ? `${humanAge(r.stale.since, now)}: ${r.stale.kinds.join(',')}` : null) },
 ];
+
+/** A percentage as a column shows it; `n/a` when unknown. */
+export function formatPercent(p: number | null): string {
+  return p === null ? 'n/a' : `${p >= 10 || p === 0 ? Math.round(p) : p.toFixed(1)}%`;
+}
+
+/** GPU memory used/total in GiB; `n/a` when unknown. */
+export function formatMemory(m: { usedBytes: number; totalBytes: number } | null): string {
+  if (!m) return 'n/a';
+  const gib = (b: number) => b / 1024 ** 3;
+  const f = (x: number) => (x >= 10 ? String(Math.round(x)) : x.toFixed(1));
+  return `${f(gib(m.usedBytes))}/${f(gib(m.totalBytes))}Gi`;
+}
+
+/** Idle GPUs and for how long (`2 (45m)`); `n/a` while not known. */
+export function formatIdle(idle: number | null, since: string | null, now: number): string {
+  if (idle === null) return 'n/a';
+  if (idle === 0) return '0';
+  return since ? `${formatGpus(idle)} (${humanAge(since, now)})` : formatGpus(idle);
+}
 
 export interface ColumnChoice {
   /** Include priority-1 columns (`-o wide`). */
@@ -79,6 +114,11 @@ export interface ColumnChoice {
 
 export function columnsFor(c: ColumnChoice): RowColumn[] {
   return ROW_COLUMNS.filter((col) => (c.wide || col.priority === 0) && !(col.scope === 'namespace' && c.oneNamespace) && !(col.scope === 'cluster' && c.oneCluster));
+}
+
+/** The dashboard table's columns: the CLI's default set, with namespace and cluster, and the utilization columns. */
+export function tableColumns(): RowColumn[] {
+  return ROW_COLUMNS.filter((col) => col.inTable ?? col.priority === 0);
 }
 
 /** The column a sort key belongs to. */

@@ -5,7 +5,7 @@
 import type { WorkloadRow } from '../../contract/index.ts';
 import { celMessage, compileCelFilter, TOTAL_COST_LIMIT } from './cel-filter.ts';
 import { groupOfApiVersion } from './identity.ts';
-import { NO_DEFINITION_FILTER, type RowQuery } from './query.ts';
+import { NO_DEFINITION_FILTER, UNDERUSED_PERCENT, type RowQuery } from './query.ts';
 
 // One lower-cased haystack per row object (rows are immutable; a change is a new object).
 const haystacks = new WeakMap<WorkloadRow, string>();
@@ -61,7 +61,7 @@ export function rowMatcher(v: RowQuery, now: number, rows?: readonly WorkloadRow
   const namespace = v.namespace.length ? new Set(v.namespace) : null;
   const cluster = v.cluster.length ? new Set(v.cluster) : null;
   const definition = v.definition.length ? new Set(v.definition) : null;
-  const { gpuField: field, minGpus: min, maxGpus: max, preset } = v;
+  const { gpuField: field, minGpus: min, maxGpus: max, preset, minUtil, maxUtil } = v;
   const cel: CelOutcome = { error: null, failures: 0, firstError: null };
   let celTest: ((row: WorkloadRow) => boolean) | null = null;
   if (v.cel.trim() !== '') {
@@ -91,6 +91,13 @@ export function rowMatcher(v: RowQuery, now: number, rows?: readonly WorkloadRow
       if (max !== null && g > max) return false;
       if (preset === 'using' && !(r.gpus.allocated > 0)) return false;
       if (preset === 'waiting' && !(r.gpus.requested > r.gpus.allocated)) return false;
+      // Utilization without readings is unknown: in no range, neither idle nor underused.
+      const util = r.usage?.utilization ?? null;
+      if (preset === 'idle' && !((r.usage?.idle ?? 0) > 0)) return false;
+      if (preset === 'underused' && !(util !== null && util < UNDERUSED_PERCENT)) return false;
+      if ((minUtil !== null || maxUtil !== null) && util === null) return false;
+      if (minUtil !== null && util! < minUtil) return false;
+      if (maxUtil !== null && util! > maxUtil) return false;
       if (terms.length) {
         const h = haystack(r);
         for (const t of terms) if (!h.includes(t)) return false;

@@ -4,7 +4,7 @@
  * gives the same answer everywhere.
  */
 export {
-  SORT_KEYS, GPU_FIELDS, GPU_PRESETS, DEFAULT_QUERY, MAX_TEXT, MAX_CEL,
+  SORT_KEYS, GPU_FIELDS, GPU_PRESETS, UNDERUSED_PERCENT, DEFAULT_QUERY, MAX_TEXT, MAX_CEL,
   defaultOrderFor, parseQuery, encodeQuery, toggleSort, hasFilters, clearFilters,
   type RowQuery, type SortKey, type SortOrder, type GpuField, type GpuPreset, type ParamsLike, type QueryProblem,
 } from './query.ts';
@@ -13,5 +13,5 @@ export { sortRows } from './sort.ts';
 export { runQuery, type QueryResult } from './run-query.ts';
 export { totalsOf, type Totals } from './totals.ts';
 export { compileCelFilter, celMessage, CEL_VARIABLES, type CelFilter } from './cel-filter.ts';
-export { ROW_COLUMNS, columnsFor, columnOfSort, printRowTable, type RowColumn, type ColumnKey, type ColumnSort, type ColumnChoice } from './columns.ts';
+export { ROW_COLUMNS, columnsFor, tableColumns, columnOfSort, printRowTable, formatPercent, formatMemory, formatIdle, type RowColumn, type ColumnKey, type ColumnSort, type ColumnChoice } from './columns.ts';
 export { kindRef, workloadId, groupOfApiVersion } from './identity.ts';

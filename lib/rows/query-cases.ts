@@ -9,8 +9,8 @@ import { makeRow } from './test-rows.ts';
 export const CASE_NOW = Date.parse('2026-12-02T10:00:00Z');
 
 export const CASE_ROWS: WorkloadRow[] = [
-  makeRow({ name: 'a-train', namespace: 'team-a', kind: 'JobSet', allocated: 12, status: 'Running', createdAt: '2026-12-01T00:00:00Z' }),
-  makeRow({ name: 'b-serve', namespace: 'team-b', kind: 'InferenceService', apiVersion: 'serving.kserve.io/v1beta1', allocated: 1, status: 'Running', cluster: 'east', createdAt: '2026-12-02T09:00:00Z' }),
+  makeRow({ name: 'a-train', namespace: 'team-a', kind: 'JobSet', allocated: 12, status: 'Running', createdAt: '2026-12-01T00:00:00Z', utilization: 92, idle: 0 }),
+  makeRow({ name: 'b-serve', namespace: 'team-b', kind: 'InferenceService', apiVersion: 'serving.kserve.io/v1beta1', allocated: 1, status: 'Running', cluster: 'east', createdAt: '2026-12-02T09:00:00Z', utilization: 2, idle: 1, idleSince: '2026-12-02T09:30:00Z' }),
   makeRow({ name: 'c-wait', namespace: 'team-a', kind: 'PyTorchJob', apiVersion: 'kubeflow.org/v1', allocated: 0, requested: 8, desired: 8, status: 'Initializing', statusReason: 'Unschedulable' }),
   makeRow({ name: 'd-cpu', namespace: 'team-b', kind: 'Deployment', apiVersion: 'apps/v1', allocated: 0, status: 'Completed', createdAt: null }),
 ];
@@ -44,6 +44,14 @@ export const QUERY_CASES: QueryCase[] = [
   { what: 'zero is a real bound', query: 'maxGpus=0', names: ['c-wait', 'd-cpu'] },
   { what: 'preset: using GPUs', query: 'preset=using', names: ['a-train', 'b-serve'] },
   { what: 'preset: waiting for GPUs (requested > allocated)', query: 'preset=waiting', names: ['c-wait'] },
+  { what: 'preset: idle GPUs (rows without readings are not idle)', query: 'preset=idle', names: ['b-serve'] },
+  { what: 'preset: underused (< 30 %)', query: 'preset=underused', names: ['b-serve'] },
+  { what: 'utilization range; rows without readings are in none', query: 'minUtil=50', names: ['a-train'] },
+  { what: 'utilization maximum', query: 'maxUtil=50', names: ['b-serve'] },
+  { what: 'utilization sorts lowest first; no readings last', query: 'sort=utilization', names: ['b-serve', 'a-train', 'c-wait', 'd-cpu'] },
+  { what: 'idle GPUs sort most first; unknown last', query: 'sort=idle', names: ['b-serve', 'a-train', 'c-wait', 'd-cpu'] },
+  { what: 'CEL over utilization: no readings is no match, not 0', query: `cel=${encodeURIComponent('utilization < 30')}`, names: ['b-serve'] },
+  { what: 'CEL over the usage object', query: `cel=${encodeURIComponent('usage != null && usage.idle > 0')}`, names: ['b-serve'] },
   { what: 'free text is case-insensitive', query: 'q=TEAM-A', names: ['a-train', 'c-wait'] },
   { what: 'free text: every term, over reason too', query: 'q=team-a%20unschedulable', names: ['c-wait'] },
   { what: 'free text over the kind', query: 'q=inferenceservice', names: ['b-serve'] },
@@ -63,5 +71,6 @@ export const QUERY_CASES: QueryCase[] = [
   { what: 'CEL and plain filters together', query: `cel=${encodeURIComponent('gpus.desired > 0')}&namespace=team-a&sort=desired`, names: ['a-train', 'c-wait'] },
   { what: 'a CEL syntax error filters nothing', query: `cel=${encodeURIComponent('gpus.allocated >=')}`, names: ['a-train', 'b-serve', 'c-wait', 'd-cpu'], celError: true },
   { what: 'an unreadable bound', query: 'minGpus=-3&maxGpus=abc', names: ['a-train', 'b-serve', 'c-wait', 'd-cpu'], problems: ['minGpus', 'maxGpus'] },
+  { what: 'an unreadable utilization bound', query: 'minUtil=150&maxUtil=x', names: ['a-train', 'b-serve', 'c-wait', 'd-cpu'], problems: ['minUtil', 'maxUtil'] },
   { what: 'an unknown sort, order, field and preset', query: 'sort=bogus&order=sideways&gpuField=x&preset=nope', names: ['a-train', 'b-serve', 'c-wait', 'd-cpu'], problems: ['sort', 'order', 'gpuField', 'preset'] },
 ];

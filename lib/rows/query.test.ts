@@ -41,6 +41,8 @@ test('every field survives a round trip through the URL', () => {
     minGpus: 4,
     maxGpus: 16,
     preset: 'waiting',
+    minUtil: 5,
+    maxUtil: 30,
     cel: 'gpus.allocated >= 8 && status == "Running"',
     sort: 'allocated',
     order: 'asc',
@@ -86,7 +88,7 @@ test('text terms split on whitespace', () => {
 });
 
 test('totals of what is shown; facet counts list each value once', () => {
-  assert.deepEqual(totalsOf(CASE_ROWS), { workloads: 4, allocated: 13, requested: 21, desired: 21, allocatedUnknown: 0, requestedUnknown: 0, desiredUnknown: 0, podsReady: 0, podsTotal: 0, podsUnknown: 0 });
+  assert.deepEqual(totalsOf(CASE_ROWS), { workloads: 4, allocated: 13, requested: 21, desired: 21, allocatedUnknown: 0, requestedUnknown: 0, desiredUnknown: 0, podsReady: 0, podsTotal: 0, podsUnknown: 0, used: 11.06, measured: 13, idle: 1 });
   const r = runQuery(CASE_ROWS, parseQuery('namespace=team-a').query, CASE_NOW);
   assert.deepEqual([r.totals.workloads, r.totals.allocated, r.totals.requested], [2, 12, 20]);
   assert.deepEqual(facetCounts(CASE_ROWS, 'namespace'), [{ value: 'team-a', count: 2 }, { value: 'team-b', count: 2 }]);

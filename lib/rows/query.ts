@@ -8,13 +8,19 @@
  * context names may hold commas).
  */
 
-export const SORT_KEYS = ['kind', 'name', 'namespace', 'cluster', 'status', 'allocated', 'requested', 'desired', 'pods', 'roles', 'age'] as const;
+export const SORT_KEYS = ['kind', 'name', 'namespace', 'cluster', 'status', 'allocated', 'requested', 'desired', 'utilization', 'idle', 'pods', 'roles', 'age'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 export type SortOrder = 'asc' | 'desc';
 export const GPU_FIELDS = ['allocated', 'requested', 'desired'] as const;
 export type GpuField = (typeof GPU_FIELDS)[number];
-/** `using`: allocated > 0; `waiting`: requested > allocated (pods asking for GPUs they do not hold). */
-export const GPU_PRESETS = ['using', 'waiting'] as const;
+/**
+ * `using`: allocated > 0; `waiting`: requested > allocated (pods asking for GPUs they do not hold);
+ * `idle`: some allocated GPUs idle (below the idle threshold for the idle window); `underused`:
+ * holding GPUs whose average utilization is below `UNDERUSED_PERCENT`. Rows without readings are in
+ * neither of the last two: unknown is not idle.
+ */
+export const GPU_PRESETS = ['using', 'waiting', 'idle', 'underused'] as const;
+export const UNDERUSED_PERCENT = 30;
 export type GpuPreset = (typeof GPU_PRESETS)[number];
 
 export interface RowQuery {
@@ -33,6 +39,9 @@ export interface RowQuery {
   minGpus: number | null;
   maxGpus: number | null;
   preset: GpuPreset | null;
+  /** Utilization range (percent of the allocated GPUs, averaged); rows without readings are in no range. */
+  minUtil: number | null;
+  maxUtil: number | null;
   /** Advanced filter: a CEL expression over the row (lib/rows/cel-filter.ts). */
   cel: string;
   sort: SortKey;
@@ -50,6 +59,8 @@ export const DEFAULT_QUERY: RowQuery = Object.freeze({
   minGpus: null,
   maxGpus: null,
   preset: null,
+  minUtil: null,
+  maxUtil: null,
   cel: '',
   sort: 'name',
   order: 'asc',
@@ -61,7 +72,8 @@ export const MAX_CEL = 2000;
 
 /** Sorting numbers, people usually want the largest first; names and ages read ascending. */
 export function defaultOrderFor(key: SortKey): SortOrder {
-  return key === 'allocated' || key === 'requested' || key === 'desired' || key === 'pods' ? 'desc' : 'asc';
+  // Utilization reads lowest first (the waste is what one looks for); idle GPUs most first.
+  return key === 'allocated' || key === 'requested' || key === 'desired' || key === 'pods' || key === 'idle' ? 'desc' : 'asc';
 }
 
 const LIST_KEYS = ['status', 'kind', 'namespace', 'cluster', 'definition'] as const;
@@ -109,6 +121,15 @@ function count(p: ParamsLike, name: string, problems: QueryProblem[]): number | 
   return null;
 }
 
+function percentParam(p: ParamsLike, name: string, problems: QueryProblem[]): number | null {
+  const v = p.get(name);
+  if (v === null || v.trim() === '') return null;
+  const n = Number(v);
+  if (Number.isFinite(n) && n >= 0 && n <= 100) return n;
+  problems.push({ param: name, message: `must be a percentage between 0 and 100, not "${v}"` });
+  return null;
+}
+
 function text(p: ParamsLike, name: string, max: number, problems: QueryProblem[]): string {
   const v = p.get(name) ?? '';
   if (v.length <= max) return v;
@@ -139,6 +160,8 @@ export function parseQuery(params: ParamsLike | string): { query: RowQuery; prob
     minGpus: count(p, 'minGpus', problems),
     maxGpus: count(p, 'maxGpus', problems),
     preset: oneOf(p, 'preset', GPU_PRESETS, problems),
+    minUtil: percentParam(p, 'minUtil', problems),
+    maxUtil: percentParam(p, 'maxUtil', problems),
     cel: text(p, 'cel', MAX_CEL, problems),
     sort: sortKey,
     order: order ?? (sort ? defaultOrderFor(sortKey) : DEFAULT_QUERY.order),
@@ -155,6 +178,8 @@ export function encodeQuery(v: RowQuery): string {
   if (v.minGpus !== null) p.set('minGpus', String(v.minGpus));
   if (v.maxGpus !== null) p.set('maxGpus', String(v.maxGpus));
   if (v.preset) p.set('preset', v.preset);
+  if (v.minUtil !== null) p.set('minUtil', String(v.minUtil));
+  if (v.maxUtil !== null) p.set('maxUtil', String(v.maxUtil));
   if (v.cel) p.set('cel', v.cel);
   if (v.sort !== DEFAULT_QUERY.sort || v.order !== DEFAULT_QUERY.order) {
     p.set('sort', v.sort);
@@ -171,7 +196,7 @@ export function toggleSort(v: RowQuery, key: SortKey): RowQuery {
 
 /** True when any filter (not the sort) differs from the default. */
 export function hasFilters(v: RowQuery): boolean {
-  return v.q !== '' || LIST_KEYS.some((k) => v[k].length > 0) || v.minGpus !== null || v.maxGpus !== null || v.preset !== null || v.cel !== '';
+  return v.q !== '' || LIST_KEYS.some((k) => v[k].length > 0) || v.minGpus !== null || v.maxGpus !== null || v.preset !== null || v.minUtil !== null || v.maxUtil !== null || v.cel !== '';
 }
 
 export function clearFilters(v: RowQuery): RowQuery {

@@ -49,6 +49,8 @@ const KEYS: Record<SortKey, Key> = {
   allocated: (r) => r.gpus.allocated,
   requested: (r) => r.gpus.requested,
   desired: (r) => r.gpus.desired,
+  utilization: (r) => r.usage?.utilization ?? 0,
+  idle: (r) => r.usage?.idle ?? 0,
   pods: podsKey,
   roles: rolesKey,
   // Ascending age = youngest first, i.e. the newest creation time first.
@@ -60,7 +62,14 @@ export function sortRows(rows: readonly WorkloadRow[], key: SortKey, order: Sort
   const k = KEYS[key];
   const dir = order === 'asc' ? 1 : -1;
   // An unknown figure sorts after every known one, whichever the order: it is not the smallest.
-  const unknownOf = key === 'allocated' || key === 'requested' || key === 'desired' ? (r: WorkloadRow) => r.gpus.unknown.includes(key) : () => false;
+  const unknownOf =
+    key === 'allocated' || key === 'requested' || key === 'desired'
+      ? (r: WorkloadRow) => r.gpus.unknown.includes(key)
+      : key === 'utilization'
+        ? (r: WorkloadRow) => r.usage?.utilization == null
+        : key === 'idle'
+          ? (r: WorkloadRow) => r.usage?.idle == null
+          : () => false;
   const decorated = rows.map((row) => ({ row, k: k(row), unknown: unknownOf(row) }));
   decorated.sort((a, b) => {
     if (a.unknown !== b.unknown) return a.unknown ? 1 : -1;

@@ -20,6 +20,29 @@ export interface RowInput {
   createdAt?: string | null;
   /** No definition describes the row (its desired GPUs are unknown). */
   noDefinition?: boolean;
+  /** Utilization (percent) of its allocated GPUs; absent or null: no readings ("n/a"). */
+  utilization?: number | null;
+  /** Devices' worth idle; absent or null: not known. */
+  idle?: number | null;
+  idleSince?: string;
+}
+
+/** The row's usage: none without allocated GPUs, readings only when a utilization is given. */
+function usageOf(i: RowInput, allocated: number): WorkloadRow['usage'] {
+  if (!(allocated > 0)) return null;
+  const util = i.utilization ?? null;
+  return {
+    allocated,
+    measured: util === null ? 0 : allocated,
+    utilization: util,
+    used: util === null ? null : (allocated * util) / 100,
+    memory: null,
+    idle: i.idle ?? null,
+    idleSince: i.idleSince ?? null,
+    pods: { gpu: 1, withMetrics: util === null ? 0 : 1 },
+    source: util === null ? 'none' : 'prometheus',
+    at: util === null ? null : '2026-12-01T12:00:00Z',
+  };
 }
 
 export function makeRow(i: RowInput = {}): WorkloadRow {
@@ -59,6 +82,7 @@ export function makeRow(i: RowInput = {}): WorkloadRow {
     ownership: { ownedBy: null, broken: null },
     errors: [],
     stale: null,
+    usage: usageOf(i, allocated),
   };
 }
 

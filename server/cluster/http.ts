@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { gunzipSync } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
 
 export interface ApiResponse {
@@ -95,9 +96,11 @@ export async function apiRequest(
   kc: KubeConfig,
   method: string,
   path: string,
-  options: { body?: string; contentType?: string; accept?: string; timeoutMs?: number; signal?: AbortSignal } = {},
+  options: { body?: string; contentType?: string; accept?: string; timeoutMs?: number; signal?: AbortSignal; gzip?: boolean } = {},
 ): Promise<ApiResponse> {
   const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
+  // Large proxied answers (a Prometheus query over every GPU) shrink tenfold compressed.
+  if (options.gzip) headers['accept-encoding'] = 'gzip';
   if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
   const { url, opts } = await requestOptions(kc, method, path, headers);
   const lib = url.protocol === 'http:' ? http : https;
@@ -107,7 +110,16 @@ export async function apiRequest(
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
       res.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
+        let raw = Buffer.concat(chunks);
+        if (res.headers['content-encoding'] === 'gzip') {
+          try {
+            raw = gunzipSync(raw);
+          } catch (e) {
+            reject(new ApiError(0, 'BadEncoding', `cannot decompress the answer from ${url.host}: ${e instanceof Error ? e.message : String(e)}`));
+            return;
+          }
+        }
+        const body = raw.toString('utf8');
         const status = res.statusCode ?? 0;
         if (status >= 200 && status < 300) resolve({ status, headers: res.headers, body });
         else {

@@ -6,6 +6,8 @@ import type { WorkloadRow } from './row.ts';
 import type { KindHealth } from './staleness.ts';
 import { WorkQueue } from './work-queue.ts';
 import type { NodeGpuInfo } from '../../lib/gpu/device-worth.ts';
+import type { UsageSnapshot } from '../usage/index.ts';
+import type { GpuHolder } from './usage-join.ts';
 
 export const POD_GK = '/Pod';
 
@@ -32,16 +34,20 @@ export interface ClusterState {
   health: KindHealth;
   /** Tops of chains waiting for an owner that may still arrive in the initial lists; walked again at sync. */
   waiting: Set<string>;
+  /** The cluster's latest GPU utilization readings (null until utilization reports). */
+  usage: UsageSnapshot | null;
 }
 
 /** A root's row as resolved (before staleness), and the kinds it was built from. */
 export interface Built {
   row: WorkloadRow;
   deps: ReadonlySet<string>;
+  /** Its pods holding GPUs, for joining utilization readings without resolving again. */
+  holders: readonly GpuHolder[];
 }
 
 export function newClusterState(): ClusterState {
-  return { graph: new OwnerGraph(), roots: new Map(), queue: new WorkQueue(), ahead: new Map(), built: new Map(), health: new Map(), waiting: new Set() };
+  return { graph: new OwnerGraph(), roots: new Map(), queue: new WorkQueue(), ahead: new Map(), built: new Map(), health: new Map(), waiting: new Set(), usage: null };
 }
 
 /** The objects of one kind a cluster's state holds. */

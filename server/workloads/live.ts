@@ -11,6 +11,8 @@ import type { QuarantineRecord } from './definition-health.ts';
 import type { KubeObject } from '../engine/index.ts';
 import { DefinitionSet, entryFromCatalog, type DefinitionEntry } from './definitions.ts';
 import type { ClusterInfo } from './row.ts';
+import type { ClusterUsage, IdleRule } from '../../contract/index.ts';
+import { UsageFeed, type PodRef, type PodSeries } from '../usage/index.ts';
 import { CORE_KINDS, DEFINITION_KINDS, groupKindOf } from './group-kind.ts';
 import { CLUSTER, type KindFailure } from './staleness.ts';
 import { WorkloadIndex, type IndexOptions } from './workload-index.ts';
@@ -26,6 +28,17 @@ export interface LiveOptions {
   stateFile?: string;
   /** Which extended resources count as GPUs (gpu-resources.ts; default: the engine's). */
   gpuResources?: readonly string[];
+  /** GPU utilization: where from and how idleness is judged; off when absent. */
+  usage?: UsageSettings;
+}
+
+export interface UsageSettings {
+  /** Prometheus per cluster (context name), `*` for every cluster: `http(s)://…` or `service:ns/name:port`; discovered otherwise. */
+  prometheus?: Record<string, string>;
+  idle: IdleRule;
+  intervalSeconds: number;
+  /** How often a cluster's source is looked for again. */
+  rediscoverSeconds?: number;
 }
 
 /**
@@ -49,6 +62,7 @@ function resourceName(r: { resource: string; group: string }): string {
 export class LiveWorkloads {
   readonly index: WorkloadIndex;
   private readonly connections = new Map<string, ClusterConnection>();
+  private readonly feeds = new Map<string, UsageFeed>();
   private readonly ownerKinds = new Map<string, Set<string>>();
   private readonly listeners = new Set<ClustersListener>();
   private readonly startedAt = new Map<string, number>();
@@ -140,6 +154,8 @@ export class LiveWorkloads {
       if (c && fingerprint(c.kc) === this.fingerprints.get(name)) continue;
       this.connections.get(name)?.stop();
       this.connections.delete(name);
+      this.feeds.get(name)?.stop();
+      this.feeds.delete(name);
       this.syncedClusters.delete(name);
       if (!c) {
         this.log.info({ cluster: name }, 'context removed from the kubeconfig');
@@ -177,6 +193,44 @@ export class LiveWorkloads {
     this.startedAt.set(c.name, Date.now());
     conn.setWanted(this.wantedKinds(c.name));
     conn.start();
+    this.startUsage(c);
+  }
+
+  /** The cluster's utilization feed: its readings are joined into the rows on every refresh. */
+  private startUsage(c: ClusterConfig): void {
+    const u = this.opts.usage;
+    if (!u) return;
+    this.feeds.get(c.name)?.stop();
+    const feed = new UsageFeed(c.name, c.kc, { prometheus: u.prometheus?.[c.name] ?? u.prometheus?.['*'], idle: u.idle, intervalSeconds: u.intervalSeconds, rediscoverSeconds: u.rediscoverSeconds }, (snap) => {
+      if (this.feeds.get(c.name) !== feed) return;
+      this.index.setUsage(c.name, snap);
+      this.clustersChanged();
+    });
+    this.feeds.set(c.name, feed);
+    feed.start();
+  }
+
+  /** Refreshes every cluster's utilization now (tests, and `wmap` one-shot commands). */
+  async refreshUsage(): Promise<void> {
+    await Promise.all([...this.feeds.values()].map((f) => f.refresh()));
+  }
+
+  /** Utilization of pods over time from the cluster's Prometheus; null when its source keeps no history. */
+  usageRange(cluster: string, pods: readonly PodRef[], start: number, end: number, stepSeconds: number): Promise<Map<string, PodSeries> | null> {
+    return this.feeds.get(cluster)?.range(pods, start, end, stepSeconds) ?? Promise.resolve(null);
+  }
+
+  private clusterUsage(name: string): ClusterUsage | undefined {
+    const feed = this.feeds.get(name);
+    if (!feed) return undefined;
+    const s = feed.snapshot();
+    const { coverage } = this.index.usage(name);
+    const known = s.at !== null;
+    return {
+      cluster: name, source: s.source, detail: s.detail, at: known ? new Date(s.at!).toISOString() : null, error: s.error,
+      coverage: { gpuPods: coverage.gpuPods, withMetrics: known ? coverage.withMetrics : null },
+      history: s.history, idle: s.idle, intervalSeconds: s.intervalSeconds,
+    };
   }
 
   private configWatcher: ConfigWatcher | null = null;
@@ -208,6 +262,8 @@ export class LiveWorkloads {
     this.configWatcher?.stop();
     for (const c of this.connections.values()) c.stop();
     this.connections.clear();
+    for (const f of this.feeds.values()) f.stop();
+    this.feeds.clear();
     if (this.changeTimer) clearTimeout(this.changeTimer);
     this.index.close();
   }
@@ -295,6 +351,7 @@ export class LiveWorkloads {
         definitionApis: { karta: conn.servedVersions('run.ai/Karta'), resourceInterface: conn.servedVersions('optimization.nvidia.com/ResourceInterface') },
         lastSyncAt: i.lastSyncAt ? new Date(i.lastSyncAt).toISOString() : null,
         synced: conn.synced(),
+        ...(this.feeds.has(i.name) ? { usage: this.clusterUsage(i.name) } : {}),
       };
     });
   }

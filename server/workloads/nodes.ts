@@ -6,6 +6,8 @@
  */
 import type { ClusterNodes, GpuCapacity, Listing, MigSlice, NodeGroup, NodeSummary, NodeTaint, NodeWorkload, NodesPayload, ResourceCapacity } from '../../contract/index.ts';
 import { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, podIsFinished, podSpecGpus, type KubeObject } from '../engine/index.ts';
+import type { UsageSnapshot } from '../usage/index.ts';
+import { nodeReadings } from './node-readings.ts';
 import { deviceWorth as worthOnNode, nodeGpuInfo } from '../../lib/gpu/device-worth.ts';
 
 /** Node labels that name a node's pool, in order of preference; the first a node has is its pool. */
@@ -44,6 +46,8 @@ export interface ClusterNodesInput {
   /** Which extended resources count as GPUs (the index's configured list; default: the engine's). */
   gpuResources?: readonly string[];
   unitWorth?: UnitWorth;
+  /** A node's utilization readings (node-readings.ts); none (null) when absent. */
+  readings?: (node: KubeObject) => NodeSummary['gpuReadings'];
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -306,6 +310,7 @@ export function clusterNodes(input: ClusterNodesInput): ClusterNodes {
       unreadable,
       pods: pods?.live ?? 0,
       workloads: [...(pods?.workloads.values() ?? [])].map((w) => ({ ...w, total: round(w.total) })).sort((x, y) => y.total - x.total || byName(x.name, y.name)),
+      gpuReadings: input.readings?.(node) ?? null,
     });
   }
   summaries.sort((x, y) => byName(x.name, y.name));
@@ -368,6 +373,8 @@ export interface NodesSource {
   info(cluster: string): KindsInfo | undefined;
   /** Which extended resources count as GPUs (default: the engine's). */
   readonly gpuResources?: readonly string[];
+  /** The cluster's utilization readings, when it has any. */
+  usage?(cluster: string): UsageSnapshot | null;
 }
 
 /** `GET /api/nodes`: every cluster's GPU nodes. */
@@ -384,6 +391,7 @@ export function nodesOf(src: NodesSource): NodesPayload {
         nodesListing: listingOf(info, '/Node'),
         podsListing: listingOf(info, '/Pod'),
         gpuResources: src.gpuResources,
+        readings: nodeReadings(src.usage?.(cluster) ?? null),
       });
     }),
   };

@@ -99,5 +99,6 @@ export function rowOfTree(tree: WorkloadTree, createdAt: string | null): Workloa
     ownership: { ownedBy: null, broken: null },
     errors: tree.errors.slice(0, 20).map((e) => e.message),
     stale: null,
+    usage: null,
   };
 }

@@ -1,4 +1,5 @@
 /** Read models for the API: row pages, workload details, definition listings. Pure over the index. */
+import { workloadUsageOf } from './usage-join.ts';
 import { stringify } from 'yaml';
 import type { DefinitionDetail, DefinitionItem, OwnedObject, TreePod, ValidateResult, WorkloadDetail, WorkloadPage } from '../../contract/index.ts';
 import { compileDefinition, isPod, loadDefinitionsFromText, ownerRefsOf, sumAmounts, type KubeObject } from '../engine/index.ts';
@@ -36,7 +37,8 @@ export function workloadDetail(index: WorkloadIndex, cluster: string, namespace:
   if (!r) return null;
   const entry = index.definitions.all().find((d) => d.name === r.tree.definition.name && d.source === r.tree.definition.source && (d.cluster === null || d.cluster === cluster));
   const { owned, truncated } = ownedObjects(r.object, r.owned, [...r.tree.pods, ...r.tree.unmatchedPods]);
-  return { row, tree: r.tree, object: r.object, definition: { name: r.tree.definition.name, source: r.tree.definition.source, yaml: entry ? stringify(entry.document) : '' }, owned, ownedTruncated: truncated };
+  const usage = workloadUsageOf(r.tree, index.holdersOf(row.id), index.usage(at.cluster).snapshot);
+  return { row, tree: r.tree, object: r.object, definition: { name: r.tree.definition.name, source: r.tree.definition.source, yaml: entry ? stringify(entry.document) : '' }, owned, ownedTruncated: truncated, usage };
 }
 
 /** Objects listed on a workload's page at most (a 10,000-pod workload stays a readable page). */

@@ -21,7 +21,10 @@ import { newClusterState, nodeWorthChanged, NODE_GK, objectsOfKind, POD_GK, root
 import { resolveRoot, resolveUnserved, rowOfResolved, type Resolved } from './resolver.ts';
 import type { RowDelta, WorkloadRow } from './row.ts';
 import { RowTable, type DeltaListener } from './row-table.ts';
-import { changedKinds, POD_KIND, withStaleness, type KindHealth } from './staleness.ts';
+import { changedKinds, POD_KIND, type KindHealth } from './staleness.ts';
+import { decoratedRow, redecorate, usageCoverage, withUsage } from './row-decoration.ts';
+import { gpuHoldersOf } from './usage-join.ts';
+import type { UsageSnapshot } from '../usage/index.ts';
 import { nodeGpuInfo } from '../../lib/gpu/device-worth.ts';
 
 export type { DeltaListener, IndexOptions };
@@ -241,17 +244,33 @@ export class WorkloadIndex {
     const changed = changedKinds(c.health, health);
     c.health = new Map(health);
     if (changed.size === 0) return [];
-    const deltas: RowDelta[] = [];
-    for (const [uid, id] of c.roots) {
-      const built = c.built.get(uid);
-      const row = this.rows.get(id);
-      if (!built || !row) continue;
-      // From the row as resolved: what staleness marks (stale, unknown figures) is derived anew.
-      const next = withStaleness(built.row, built.deps, c.health);
-      if (JSON.stringify(next.stale) !== JSON.stringify(row.stale) || next.gpus !== row.gpus || next.pods !== row.pods) this.rows.put(cluster, uid, next, deltas);
-    }
-    this.rows.emit(deltas);
-    return deltas;
+    // From the row as resolved: what staleness marks (stale, unknown figures) is derived anew.
+    return redecorate(this.rows, cluster, c, (built, row) => {
+      const next = decoratedRow(built, c);
+      return JSON.stringify(next.stale) !== JSON.stringify(row.stale) || next.gpus !== row.gpus || next.pods !== row.pods ? next : row;
+    });
+  }
+
+  /**
+   * A cluster's new utilization readings: the rows holding GPUs get their figures joined anew, and
+   * only those whose figures changed are emitted. Nothing is resolved again.
+   */
+  setUsage(cluster: string, snap: UsageSnapshot): RowDelta[] {
+    const c = this.cluster(cluster);
+    c.usage = snap;
+    return redecorate(this.rows, cluster, c, (built, row) => (built.holders.length === 0 ? row : withUsage(row, built, c)));
+  }
+
+  /** A cluster's readings and how many of its GPU pods they cover. */
+  usage(cluster: string): { snapshot: UsageSnapshot | null; coverage: { gpuPods: number; withMetrics: number } } {
+    const c = this.clusters.get(cluster);
+    return { snapshot: c?.usage ?? null, coverage: usageCoverage(c) };
+  }
+
+  /** The GPU pods of a row as last resolved (for the detail page's figures). */
+  holdersOf(id: string): Built['holders'] {
+    const root = this.rows.rootOf(id);
+    return (root && this.clusters.get(root.cluster)?.built.get(root.uid)?.holders) || [];
   }
 
   /** Resolves one workload now (for the detail API). */
@@ -349,7 +368,7 @@ export class WorkloadIndex {
     if (!r) return null;
     const deps = new Set<string>([groupKindOf(obj), POD_KIND]);
     for (const o of r.owned) deps.add(groupKindOf(o));
-    return { row: rowOfResolved(r), deps };
+    return { row: rowOfResolved(r), deps, holders: gpuHoldersOf(r.tree, (u) => c.graph.get(u), (n) => c.graph.nodeGpu(n)) };
   }
 
   private walkWaiting(cluster: string, c: ClusterState): void {
@@ -395,7 +414,7 @@ export class WorkloadIndex {
       if (built) {
         c.roots.set(uid, built.row.id);
         c.built.set(uid, built);
-        this.rows.put(cluster, uid, withStaleness(built.row, built.deps, c.health), deltas);
+        this.rows.put(cluster, uid, decoratedRow(built, c), deltas);
       }
     }
     this.rows.emit(deltas);

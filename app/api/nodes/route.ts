@@ -31,6 +31,7 @@ export function GET(): Promise<Response> {
       rowIdOf: (c, uid) => index.rowIdOf(c, uid),
       info: (c) => live.connection(c)?.info(),
       gpuResources: index.gpuResources,
+      usage: (c) => index.usage(c).snapshot,
     });
     last = { live, at: now, body };
     return Response.json(body);

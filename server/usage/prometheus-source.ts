@@ -1,0 +1,120 @@
+/**
+ * Readings from a Prometheus that scrapes the DCGM exporters. One query per refresh for all the
+ * cluster's GPUs (never per workload): the current values and the highest utilization over the idle
+ * window, tagged apart by a label, with only the labels the join reads kept (the answer for 20,000
+ * GPUs is megabytes otherwise).
+ */
+import { DCGM_METRICS, readingKey, readingsOf, type DcgmSample, type DeviceReading } from './dcgm.ts';
+import type { PrometheusClient, VectorSample } from './prometheus.ts';
+import type { PodRef, PodSeries, SourceRead, UsageSource } from './source.ts';
+
+/** The labels a reading is keyed and described by; the others (job, instance, driver, pci bus) are dropped. */
+const KEEP = ['Hostname', 'kubernetes_node', 'node', 'gpu', 'UUID', 'modelName', 'GPU_I_PROFILE', 'GPU_I_ID', 'namespace', 'pod', 'container', 'exported_namespace', 'exported_pod', 'exported_container'];
+const BY = `max by (${KEEP.join(', ')}, wmap_metric)`;
+const TAG = 'wmap_metric';
+const MAX = 'max:';
+
+const { util, engine, fbUsed, fbFree } = DCGM_METRICS;
+
+/** PromQL for the refresh: current values, and each utilization's highest value over the window. */
+export function refreshQuery(windowSeconds: number): string {
+  const current = `label_replace({__name__=~"${[util, engine, fbUsed, fbFree].join('|')}"}, "${TAG}", "$1", "__name__", "(.+)")`;
+  const max = (m: string) => `label_replace(max_over_time(${m}[${Math.max(1, Math.round(windowSeconds))}s]), "${TAG}", "${MAX}${m}", "", "")`;
+  return `${BY} (${current}) or ${BY} (${max(util)}) or ${BY} (${max(engine)})`;
+}
+
+/** The last busy time of each series within the look-back, by subquery at one-minute resolution. */
+export function lastBusyQuery(threshold: number, lookbackSeconds: number): string {
+  const step = 60;
+  const busy = (m: string, t: number) => `label_replace(max_over_time(timestamp(${m} >= ${t})[${Math.round(lookbackSeconds)}s:${step}s]), "${TAG}", "${m}", "", "")`;
+  return `${BY} (${busy(util, threshold)}) or ${BY} (${busy(engine, threshold / 100)})`;
+}
+
+function samplesOf(vector: VectorSample[]): DcgmSample[] {
+  const out: DcgmSample[] = [];
+  for (const s of vector) {
+    const tag = s.metric[TAG];
+    if (!tag) continue;
+    const windowMax = tag.startsWith(MAX);
+    out.push({ name: windowMax ? tag.slice(MAX.length) : tag, labels: s.metric, value: s.value, windowMax });
+  }
+  return out;
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+}
+
+function escapeString(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}
+
+/** Above this many pods a range query selects the namespace and the pods are picked out here (a regex of thousands of names is slow to match). */
+const POD_REGEX_LIMIT = 200;
+
+export class PrometheusSource implements UsageSource {
+  readonly kind = 'prometheus' as const;
+  readonly history = true;
+  readonly detail: string;
+  private readonly client: PrometheusClient;
+
+  constructor(client: PrometheusClient, detail: string) {
+    this.client = client;
+    this.detail = detail;
+  }
+
+  async read(windowSeconds: number, signal?: AbortSignal): Promise<SourceRead> {
+    const { samples, warnings, bytes } = await this.client.query(refreshQuery(windowSeconds), undefined, signal);
+    // Every sample of an instant query carries the query's evaluation time.
+    const at = samples.length > 0 ? samples[0].time * 1000 : Date.now();
+    const readings = readingsOf(samplesOf(samples));
+    // A reading with no sample in the window (a new series) has no window figure yet.
+    for (const r of readings) if (r.windowMax === undefined) r.windowMax = null;
+    return { readings, at, warnings, bytes };
+  }
+
+  async lastBusy(threshold: number, lookbackSeconds: number, signal?: AbortSignal): Promise<Map<string, number>> {
+    const { samples } = await this.client.query(lastBusyQuery(threshold, lookbackSeconds), undefined, signal);
+    const out = new Map<string, number>();
+    // Each sample's value is the timestamp (unix seconds) of the last busy point of its series.
+    for (const s of samples) {
+      const [r] = readingsOf([{ name: s.metric[TAG] ?? util, labels: s.metric, value: 0 }]);
+      if (!r || !Number.isFinite(s.value)) continue;
+      const key = readingKey(r);
+      out.set(key, Math.max(out.get(key) ?? 0, s.value * 1000));
+    }
+    return out;
+  }
+
+  async range(pods: readonly PodRef[], start: number, end: number, stepSeconds: number, signal?: AbortSignal): Promise<Map<string, PodSeries>> {
+    const out = new Map<string, PodSeries>();
+    if (pods.length === 0) return out;
+    const wanted = new Set(pods.map((p) => `${p.namespace}/${p.pod}`));
+    const namespaces = [...new Set(pods.map((p) => p.namespace))];
+    const nsRe = namespaces.map(escapeRegex).join('|');
+    const podRe = pods.length <= POD_REGEX_LIMIT ? `, POD=~"${escapeString(pods.map((p) => escapeRegex(p.pod)).join('|'))}"` : '';
+    const sel = (nsLabel: string, podLabel: string, metric: string) => `${metric}{${nsLabel}=~"${escapeString(nsRe)}"${podRe.replace('POD', podLabel)}}`;
+    const metricExpr = (m: string, scale: string) => [sel('namespace', 'pod', m), sel('exported_namespace', 'exported_pod', m)].map((x) => `label_replace(${x}${scale}, "${TAG}", "${m}", "", "")`).join(' or ');
+    const expr = `${BY} (${metricExpr(util, '')}) or ${BY} (${metricExpr(engine, ' * 100')})`;
+    const series = await this.client.queryRange(expr, start, end, stepSeconds, signal);
+    // Per reading: a whole GPU's GPU_UTIL, else its engine activity; a MIG instance's engine activity only.
+    const chosen = new Map<string, { reading: DeviceReading; metric: string; values: Array<[number, number]> }>();
+    for (const s of series) {
+      const metric = s.metric[TAG] ?? util;
+      const [r] = readingsOf([{ name: metric, labels: s.metric, value: 0 }]);
+      if (!r || !r.pod || !r.namespace || !wanted.has(`${r.namespace}/${r.pod}`)) continue;
+      const key = readingKey(r);
+      const prev = chosen.get(key);
+      const preferred = r.mig ? engine : util;
+      if (prev && (prev.metric === preferred || metric !== preferred)) continue;
+      chosen.set(key, { reading: r, metric, values: s.values });
+    }
+    for (const [key, c] of chosen) {
+      const podKey = `${c.reading.namespace}/${c.reading.pod}`;
+      let m = out.get(podKey);
+      if (!m) out.set(podKey, (m = new Map()));
+      m.set(key, c.values.map(([t, v]) => [t, Math.min(100, Math.max(0, v))] as [number, number]));
+    }
+    return out;
+  }
+}

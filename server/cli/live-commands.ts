@@ -14,6 +14,8 @@ import type { Resolved } from '../workloads/resolver.ts';
 import { printTree, UsageError, type Io } from './offline.ts';
 import { reportTreeProblems } from './render-tree.ts';
 import { chooseGpuResources } from '../workloads/gpu-resources.ts';
+import { chooseUsageSettings } from '../workloads/usage-settings.ts';
+import type { UsageSettings } from '../workloads/live.ts';
 
 /** The GPU resources a command counts; a malformed list is a usage error naming the entry. */
 export function gpuPatterns(flag: string | undefined): string[] {
@@ -35,9 +37,27 @@ export interface LiveFlags {
   query?: string;
   /** `--gpu-resources`: which extended resources count as GPUs (gpu-resources.ts). */
   gpuResources?: string;
+  /** Utilization flags (usage-settings.ts); `usage: false` is `--no-usage`. */
+  prometheus?: string[];
+  idleThreshold?: string;
+  idleWindow?: string;
+  usageInterval?: string;
+  usage?: boolean;
+  /** `--idle`: only workloads holding idle GPUs. */
+  idle?: boolean;
 }
 
-async function connectOnce(flags: LiveFlags): Promise<{ live: LiveWorkloads; cluster: string; namespace: string }> {
+/** The utilization settings a command runs with; a malformed value is a usage error naming it. */
+export function usageSettingsOf(flags: Pick<LiveFlags, 'prometheus' | 'idleThreshold' | 'idleWindow' | 'usageInterval' | 'usage'>): UsageSettings | null {
+  try {
+    return chooseUsageSettings({ flags });
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e), { cause: e });
+  }
+}
+
+export async function connectOnce(flags: LiveFlags, withUsage = false): Promise<{ live: LiveWorkloads; cluster: string; namespace: string }> {
+  const usage = withUsage ? usageSettingsOf(flags) : null;
   let configs;
   try {
     configs = loadClusterConfigs({ kubeconfig: flags.kubeconfig, contexts: flags.context ? [flags.context] : undefined });
@@ -49,7 +69,7 @@ async function connectOnce(flags: LiveFlags): Promise<{ live: LiveWorkloads; clu
   const config = chosen[0] ?? configs[0];
   if (!config) throw new UsageError('no cluster in the kubeconfig (use --kubeconfig or KUBECONFIG)');
   const ctxNs = config.kc.getContextObject(config.name)?.namespace;
-  const live = new LiveWorkloads({ clusters: [config], catalog: LiveWorkloads.catalogEntries(loadCatalog()), initialSyncTimeoutMs: 60_000, gpuResources: gpuPatterns(flags.gpuResources) });
+  const live = new LiveWorkloads({ clusters: [config], catalog: LiveWorkloads.catalogEntries(loadCatalog()), initialSyncTimeoutMs: 60_000, gpuResources: gpuPatterns(flags.gpuResources), usage: usage ?? undefined });
   live.start();
   const started = Date.now();
   const deadline = started + Number(flags.timeout ?? 30) * 1000;
@@ -70,6 +90,8 @@ async function connectOnce(flags: LiveFlags): Promise<{ live: LiveWorkloads; clu
     await new Promise((r) => setTimeout(r, 20));
   }
   live.index.flush();
+  // One refresh of the utilization readings (the first is already under way), joined into the rows.
+  if (usage) await live.refreshUsage();
   return { live, cluster: config.name, namespace: flags.namespace ?? ctxNs ?? 'default' };
 }
 
@@ -86,6 +108,7 @@ export function selectRows(all: readonly WorkloadRow[], flags: LiveFlags, namesp
   }
   // Across namespaces, kubectl lists by namespace, then name.
   if (flags.allNamespaces && !new URLSearchParams(flags.query ?? '').has('sort')) query.sort = 'namespace';
+  if (flags.idle) query.preset = 'idle';
   const rows = flags.allNamespaces ? all : all.filter((r) => r.namespace === namespace || r.namespace === '');
   return runQuery(rows, query, now).rows;
 }
@@ -93,11 +116,12 @@ export function selectRows(all: readonly WorkloadRow[], flags: LiveFlags, namesp
 export async function cmdGetWorkloads(flags: LiveFlags, io: Io): Promise<number> {
   const out = flags.output ?? '';
   if (!['', 'wide', 'json', 'yaml'].includes(out)) throw new UsageError(`unknown output format "${out}" (json, yaml, wide)`);
-  const { live, namespace } = await connectOnce(flags);
+  const { live, namespace } = await connectOnce(flags, flags.usage !== false);
   try {
     const now = Date.now();
     const rows = selectRows(live.index.allRows(), flags, namespace, now);
     warnStale(live, io);
+    if (out === 'wide' || flags.idle) warnUsage(live, io, now);
     if (out === 'json') io.out(JSON.stringify(rows, null, 2));
     else if (out === 'yaml') io.out(stringify(rows).trimEnd());
     else if (rows.length === 0) io.err(flags.allNamespaces ? 'No workloads found.' : `No workloads found in ${namespace} namespace.`);
@@ -105,6 +129,21 @@ export async function cmdGetWorkloads(flags: LiveFlags, io: Io): Promise<number>
     return 0;
   } finally {
     live.stop();
+  }
+}
+
+/** Where utilization comes from and how old it is, on stderr: a figure shown as n/a says why here. */
+export function warnUsage(live: LiveWorkloads, io: Io, now: number): void {
+  for (const c of live.clusters()) {
+    const u = c.usage;
+    if (!u) continue;
+    if (u.source === 'none') {
+      io.err(`utilization: cluster ${c.name} has no source${u.detail ? ` (${u.detail})` : ''}${u.error ? `: ${u.error}` : ''}; figures are n/a`);
+      continue;
+    }
+    const age = u.at ? `${Math.max(0, Math.round((now - Date.parse(u.at)) / 1000))}s old` : 'none yet';
+    const covered = u.coverage.gpuPods === null ? '' : `, ${u.coverage.withMetrics ?? 0} of ${u.coverage.gpuPods} GPU pods measured`;
+    io.err(`utilization: cluster ${c.name} from ${u.detail}, readings ${age}${covered}; idle means < ${u.idle.thresholdPercent}% for ${u.idle.windowSeconds}s${u.error ? `; last refresh: ${u.error}` : ''}`);
   }
 }
 

@@ -2,7 +2,8 @@
 import { Command, CommanderError } from 'commander';
 import { cmdCatalog, cmdResolve, cmdValidate, UsageError, type Io } from './offline.ts';
 import { createLogger, setRootLogger } from '../log/index.ts';
-import { cmdGetWorkloads, cmdTree, cmdVerify, gpuPatterns, type LiveFlags } from './live-commands.ts';
+import { cmdGetWorkloads, cmdTree, cmdVerify, gpuPatterns, usageSettingsOf, type LiveFlags } from './live-commands.ts';
+import { cmdTopWorkloads } from './top-command.ts';
 
 function waitForSignal(): Promise<void> {
   return new Promise((resolve) => {
@@ -60,11 +61,27 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         if (!process.env.WMAP_LOG_LEVEL) setRootLogger(createLogger({ level: 'warn' }));
       });
 
+  // Utilization: where the readings come from and what counts as idle (usage-settings.ts).
+  const usageFlags = (c: Command) =>
+    c
+      .option('--prometheus <target...>', 'Prometheus with DCGM series: URL, service:namespace/name:port, or context=either (or WMAP_PROMETHEUS; found in the cluster when absent)')
+      .option('--idle-threshold <percent>', 'a GPU below this utilization for the idle window is idle (default 5)')
+      .option('--idle-window <duration>', 'how long a GPU must stay below the threshold to be idle (default 15m)')
+      .option('--usage-interval <duration>', 'how often utilization is read (default 30s)')
+      .option('--no-usage', 'do not read GPU utilization');
+
   const get = program.command('get').description('list live objects');
-  liveFlags(get.command('workloads').alias('workload').alias('wl').description('one line per workload: status, GPUs, pods, roles'))
+  usageFlags(liveFlags(get.command('workloads').alias('workload').alias('wl').description('one line per workload: status, GPUs, pods, roles (utilization with -o wide)')))
     .option('-o, --output <format>', 'json | yaml | wide')
+    .option('--idle', 'only workloads holding idle GPUs', false)
     .option('-q, --query <query>', "the dashboard's filters and sort as its URL query, e.g. 'status=Running&minGpus=8&sort=allocated'")
     .action(async (o: LiveFlags) => { code = await cmdGetWorkloads({ ...o, gpuResources: gpuFlag() }, io); });
+
+  const top = program.command('top').description('GPU utilization, like kubectl top');
+  usageFlags(liveFlags(top.command('workloads').alias('workload').alias('wl').description('workloads holding GPUs, most idle GPUs first: utilization, GPU memory, idle GPUs and since when')))
+    .option('-o, --output <format>', 'json | yaml')
+    .option('-q, --query <query>', "the dashboard's filters as its URL query, e.g. 'namespace=team-a&preset=underused'")
+    .action(async (o: LiveFlags) => { code = await cmdTopWorkloads({ ...o, gpuResources: gpuFlag() }, io); });
 
   liveFlags(program.command('tree').description('the workload tree of a live object').argument('<kind/name>'))
     .option('-o, --output <format>', 'json | yaml | tree', 'tree')
@@ -74,7 +91,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .option('--all', 'every workload', false)
     .action(async (ref: string | undefined, o: LiveFlags & { all?: boolean }) => { code = await cmdVerify(ref, { ...o, gpuResources: gpuFlag() }, io); });
 
-  program
+  usageFlags(program
     .command('serve')
     .description('serve the dashboard and API (what `npm start` runs); the embedded simulated cluster when there is no kubeconfig')
     .option('-p, --port <port>', 'port', process.env.PORT ?? '3000')
@@ -83,10 +100,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG or ~/.kube/config)')
     .option('--context <name...>', 'only these contexts')
     .option('--token <token>', 'access token required from clients (or WMAP_TOKEN)')
-    .option('--allowed-host <name...>', 'host names or addresses clients use to reach an exposed server (or WMAP_ALLOWED_HOSTS)')
-    .action(async (o: { port: string; host: string; demo: boolean; kubeconfig?: string; context?: string[]; token?: string; allowedHost?: string[] }) => {
+    .option('--allowed-host <name...>', 'host names or addresses clients use to reach an exposed server (or WMAP_ALLOWED_HOSTS)'))
+    .action(async (o: { port: string; host: string; demo: boolean; kubeconfig?: string; context?: string[]; token?: string; allowedHost?: string[] } & LiveFlags) => {
       const { serve } = await import('./serve.ts');
-      const s = await serve({ port: Number(o.port), host: o.host, demo: o.demo, kubeconfig: o.kubeconfig, contexts: o.context, token: o.token, allowedHosts: o.allowedHost, gpuResources: gpuPatterns(gpuFlag()) });
+      const s = await serve({ port: Number(o.port), host: o.host, demo: o.demo, kubeconfig: o.kubeconfig, contexts: o.context, token: o.token, allowedHosts: o.allowedHost, gpuResources: gpuPatterns(gpuFlag()), usage: usageSettingsOf(o) });
       await waitForSignal();
       // Stopping must never hang on a slow peer or a busy stretch: a few seconds, then out.
       setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();

@@ -6,6 +6,8 @@
 import http from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { chooseUsageSettings } from '../workloads/usage-settings.ts';
+import type { UsageSettings } from '../workloads/live.ts';
 import { fileURLToPath } from 'node:url';
 import { hasKubeconfig, kubeconfigFiles, loadClusterConfigs } from '../cluster/index.ts';
 import { loadCatalog } from '../catalog/index.ts';
@@ -27,6 +29,8 @@ export interface ServeOptions {
   allowedHosts?: string[];
   /** Which extended resources count as GPUs (default: the engine's). */
   gpuResources?: string[];
+  /** GPU utilization settings; null switches it off (default: usage-settings.ts's defaults). */
+  usage?: UsageSettings | null;
 }
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -35,6 +39,11 @@ export interface Served {
   url: string;
   runtime: Runtime;
   close(): Promise<void>;
+}
+
+function usageOf(opts: ServeOptions): UsageSettings | undefined {
+  if (opts.usage === null) return undefined;
+  return opts.usage ?? chooseUsageSettings() ?? undefined;
 }
 
 export async function serve(opts: ServeOptions): Promise<Served> {
@@ -62,7 +71,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   }
 
   // Quarantined definitions are remembered across restarts in the working directory's .wmap/.
-  const live = new LiveWorkloads({ clusters, catalog: LiveWorkloads.catalogEntries(loadCatalog()), stateFile: join(ROOT, '.wmap', 'state.json'), gpuResources: opts.gpuResources });
+  const live = new LiveWorkloads({ clusters, catalog: LiveWorkloads.catalogEntries(loadCatalog()), stateFile: join(ROOT, '.wmap', 'state.json'), gpuResources: opts.gpuResources, usage: usageOf(opts) });
   live.start();
   // A rewritten kubeconfig (a new CA, refreshed credentials, contexts added or removed) is picked up live.
   const kubeconfigPath = sim ? sim.kubeconfigPath : opts.kubeconfig;

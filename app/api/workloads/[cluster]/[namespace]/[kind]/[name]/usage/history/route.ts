@@ -1,0 +1,28 @@
+import { findRow } from '@/server/workloads/views.ts';
+import { usageHistory } from '@/server/workloads/usage-history.ts';
+import { jsonError, withRuntime } from '../../../../../../../_shared/respond.ts';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+interface Params {
+  params: Promise<{ cluster: string; namespace: string; kind: string; name: string }>;
+}
+
+/** `GET …/usage/history`: the workload's utilization per role over the last hour (Prometheus only; says why not otherwise). */
+export async function GET(_req: Request, { params }: Params): Promise<Response> {
+  const { cluster, namespace, kind, name } = await params;
+  return withRuntime(async (rt) => {
+    const row = findRow(rt.live.index, cluster, namespace, kind, name);
+    if (!row) return jsonError(404, 'not_found', `no workload ${kind} ${namespace}/${name} in cluster ${cluster}`);
+    const snap = rt.live.index.usage(row.cluster).snapshot;
+    const history = snap?.history ?? false;
+    const reasonWithout = !snap || snap.source === 'none' ? `cluster ${row.cluster} has no utilization source${snap?.detail ? `: ${snap.detail}` : ''}` : `the DCGM exporters are read directly (no Prometheus found): current values only, no history`;
+    try {
+      const body = await usageHistory(rt.live.index.holdersOf(row.id), { history, reasonWithout, range: (pods, start, end, step) => rt.live.usageRange(row.cluster, pods, start, end, step) }, Date.now());
+      return Response.json(body);
+    } catch (e) {
+      return jsonError(502, 'prometheus_error', `the history could not be read from Prometheus: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  });
+}

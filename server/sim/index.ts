@@ -15,11 +15,14 @@ import { CrdController } from './api/crd-controller.ts';
 import type { FaultOptions } from './api/faults.ts';
 import { FaultController } from './api/faults.ts';
 import { kubeconfigYaml } from './api/kubeconfig.ts';
+import { BACKEND_ANNOTATION, backendServiceObject, parseBackendKey, ServiceBackends } from './api/proxy-targets.ts';
 import { Registry } from './api/registry.ts';
 import { selfSignedCert } from './api/tls.ts';
 import type { RequestLogEntry } from './api/server.ts';
 import { ApiServer } from './api/server.ts';
 import { frameworkCrds } from './crds/index.ts';
+import type { GroundTruth } from './gpu-metrics/index.ts';
+import { dcgmPodServer, deviceTrackerFor, groundTruthUsage, installDcgmExporter, stopDeviceTracker } from './gpu-metrics/index.ts';
 import { logger } from '../log/index.ts';
 import { encodeJson } from './store/deep-json.ts';
 import { MemoryStore } from './store/memory-store.ts';
@@ -32,6 +35,10 @@ export type { RequestLogEntry } from './api/server.ts';
 export { MemoryStore } from './store/memory-store.ts';
 export type { KubeObject, ObjectStore, WatchEvent, DeleteOptions, DeleteResult } from './store/object-store.ts';
 export { StoreError } from './store/object-store.ts';
+export type { GroundTruth, GroundTruthGpu, LoadProfile } from './gpu-metrics/index.ts';
+export { BUCKET_MS, DCGM_NAME, DCGM_NAMESPACE, DCGM_PORT, LOAD_LABEL, LOAD_PROFILES, groundTruthUsage } from './gpu-metrics/index.ts';
+export { PROMETHEUS_SERVICE, startPrometheus } from './prometheus.ts';
+export type { PrometheusHandle, PrometheusOptions } from './prometheus.ts';
 
 export interface SimOptions {
   /** 0 (default) = a free port. */
@@ -68,6 +75,18 @@ export interface SimOptions {
   tls?: boolean;
   /** Every finished HTTP request (tests). */
   onRequest?: (entry: RequestLogEntry) => void;
+  /**
+   * Run NVIDIA's DCGM exporter on the GPU nodes (DaemonSet and Service `nvidia-dcgm-exporter` in
+   * `gpu-operator`, metrics through the pod and service proxies). Default: on for the demo and scale
+   * scenarios, off for an empty cluster.
+   */
+  dcgmExporter?: boolean;
+  /**
+   * External HTTP backends of Service ports, `"namespace/name:port" → "http://127.0.0.1:PORT"`: service
+   * proxy requests to that port are forwarded there (e.g. a real Prometheus as `monitoring/prometheus-k8s:9090`).
+   * The Service is created when missing. See also `SimHandle.setServiceBackend`.
+   */
+  serviceBackends?: Record<string, string>;
 }
 
 export interface SimHandle {
@@ -85,6 +104,18 @@ export interface SimHandle {
   restart(): Promise<void>;
   /** Watch streams open right now (tests wait on it). */
   openWatches(): number;
+  /** The seed of every simulated choice (the load model's too). */
+  seed: number;
+  /** Simulated now (ms). */
+  now(): number;
+  /**
+   * Registers (or with `undefined` removes) the external backend of a Service port, `namespace/name:port`.
+   * A missing Service is created (a Prometheus key gets kube-prometheus's labels and a port named `web`)
+   * and is deleted again with its backend.
+   */
+  setServiceBackend(key: string, url: string | undefined): void;
+  /** What the DCGM exporters report for the bucket of `at` (default now): the same as `GET /__sim/usage`. */
+  groundTruth(at?: number | Date): GroundTruth;
 }
 
 interface ControllersModule {
@@ -175,6 +206,30 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   seedNamespaces(store);
   if (options.installCrds !== false) installCrds(store, frameworkCrds());
 
+  const seed = options.seed ?? 1;
+  const backends = new ServiceBackends();
+  const setServiceBackend = (key: string, url: string | undefined): void => {
+    const { namespace, name } = parseBackendKey(key);
+    backends.set(key, url);
+    const existing = store.get('v1', 'Service', namespace, name);
+    if (url === undefined) {
+      if (existing?.metadata.annotations?.[BACKEND_ANNOTATION] === 'true') store.delete('v1', 'Service', namespace, name);
+      return;
+    }
+    if (existing) return;
+    if (!store.get('v1', 'Namespace', undefined, namespace)) {
+      store.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { 'kubernetes.io/metadata.name': namespace } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+    }
+    store.create(backendServiceObject(key));
+  };
+  for (const [key, url] of Object.entries(options.serviceBackends ?? {})) setServiceBackend(key, url);
+  const gpuMetrics = options.dcgmExporter ?? scenario !== 'empty';
+  if (gpuMetrics) {
+    installDcgmExporter(store);
+    // Devices are assigned as pods are bound from here on (not reconstructed later), like the kubelet does.
+    deviceTrackerFor(store);
+  }
+
   const faults = new FaultController(options.faults ?? {});
   const useTls = options.tls !== false;
   const cert = useTls ? selfSignedCert([host]) : undefined;
@@ -186,6 +241,9 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     tls: cert,
     // Token-less requests are admin only for plain http on loopback (kubectl sends no token over http).
     anonymous: !useTls && isLoopback(host) ? rules[0] : undefined,
+    podServer: dcgmPodServer({ store, seed, now: () => now().getTime() }),
+    serviceBackends: backends,
+    usage: (atMs) => groundTruthUsage(store, seed, atMs ?? now().getTime()),
   });
   const port = await server.listen(options.port ?? 0);
   if (options.stateFile) {
@@ -201,7 +259,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
 
   const stoppers: Array<() => void | Promise<void>> = [];
   if (controllersModule && clock) {
-    const c = controllersModule.startControllers(store, { clock, seed: options.seed });
+    const c = controllersModule.startControllers(store, { clock, seed });
     stoppers.push(() => c.stop());
   }
   if (scenariosModule && scenario !== 'empty') {
@@ -225,11 +283,16 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
       server.dispose();
       crdController.stop();
       await store.idle();
+      stopDeviceTracker(store);
       store.close();
       if (options.stateFile) saveState(store, options.stateFile);
       if (ownDir) rmSync(ownDir, { recursive: true, force: true });
     },
     openWatches: () => server.openWatchCount(),
+    seed,
+    now: () => now().getTime(),
+    setServiceBackend,
+    groundTruth: (at) => groundTruthUsage(store, seed, at === undefined ? now().getTime() : typeof at === 'number' ? at : at.getTime()),
     async restart() {
       if (stopped) throw new Error('the simulator was stopped');
       await server.restart();

@@ -78,8 +78,8 @@ export function builtinResources(): ResourceDescriptor[] {
   return [
     builtin({ kind: 'Namespace', plural: 'namespaces', shortNames: ['ns'], cluster: true, sub: ['status', 'finalize'], fields: { 'status.phase': (o) => str(at(o, 'status', 'phase')) } }),
     builtin({ kind: 'Node', plural: 'nodes', shortNames: ['no'], cluster: true, sub: ['status'], fields: { 'spec.unschedulable': (o) => String(at(o, 'spec', 'unschedulable') === true) } }),
-    builtin({ kind: 'Pod', plural: 'pods', shortNames: ['po'], sub: ['status', 'log'], categories: all, fields: podFields }),
-    builtin({ kind: 'Service', plural: 'services', shortNames: ['svc'], sub: ['status'], categories: all, fields: { 'spec.clusterIP': (o) => str(at(o, 'spec', 'clusterIP')), 'spec.type': (o) => str(at(o, 'spec', 'type')) } }),
+    builtin({ kind: 'Pod', plural: 'pods', shortNames: ['po'], sub: ['status', 'log', 'proxy'], categories: all, fields: podFields }),
+    builtin({ kind: 'Service', plural: 'services', shortNames: ['svc'], sub: ['status', 'proxy'], categories: all, fields: { 'spec.clusterIP': (o) => str(at(o, 'spec', 'clusterIP')), 'spec.type': (o) => str(at(o, 'spec', 'type')) } }),
     builtin({ kind: 'ConfigMap', plural: 'configmaps', shortNames: ['cm'] }),
     builtin({ kind: 'Secret', plural: 'secrets', fields: { type: (o) => str(o.type) } }),
     builtin({ kind: 'ServiceAccount', plural: 'serviceaccounts', shortNames: ['sa'] }),

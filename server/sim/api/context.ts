@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MemoryStore } from '../store/memory-store.ts';
 import type { FaultController } from './faults.ts';
+import type { PodServer, ServiceBackends } from './proxy-targets.ts';
 import type { Registry, ResourceDescriptor } from './registry.ts';
 import type { ResourcePath } from './request.ts';
 import type { WatchHub } from './watch-hub.ts';
@@ -24,6 +25,12 @@ export interface ServerContext {
   address: () => string;
   /** Stops listening and listens again on the same port (the control endpoint's restart). */
   restart: () => Promise<void>;
+  /** In-process servers on pods' ports (what pod and service proxies reach). */
+  podServer?: PodServer;
+  /** External backends of Service ports (service proxies go there first). */
+  serviceBackends: ServiceBackends;
+  /** The GPU ground truth at a simulated time (default now), for `GET /__sim/usage`. */
+  usage?: (atMs?: number) => unknown;
 }
 
 /** A request for a resource the registry serves, after routing and authorization. */

@@ -29,12 +29,14 @@ function verbs(_d: ResourceDescriptor): string[] {
 function subVerbs(sub: string): string[] {
   if (sub === 'log') return ['get'];
   if (sub === 'finalize') return ['update'];
+  if (sub === 'proxy') return ['create', 'delete', 'get', 'patch', 'update'];
   return ['get', 'patch', 'update'];
 }
 
 function subKind(d: ResourceDescriptor, sub: string): { group: string; version: string; kind: string } {
   if (sub === 'scale') return { group: 'autoscaling', version: 'v1', kind: 'Scale' };
   if (sub === 'log') return { group: '', version: 'v1', kind: 'Pod' };
+  if (sub === 'proxy') return { group: '', version: 'v1', kind: `${d.kind}ProxyOptions` };
   return { group: d.group, version: d.versions[0], kind: d.kind };
 }
 
@@ -95,7 +97,7 @@ function aggregatedResource(d: ResourceDescriptor, version: string): unknown {
   if (d.subresources.length) {
     r.subresources = d.subresources.map((sub) => {
       const k = subKind(d, sub);
-      return { subresource: sub, responseKind: sub === 'scale' || sub === 'log' ? k : { group: d.group, version, kind: d.kind }, verbs: subVerbs(sub) };
+      return { subresource: sub, responseKind: sub === 'scale' || sub === 'log' || sub === 'proxy' ? k : { group: d.group, version, kind: d.kind }, verbs: subVerbs(sub) };
     });
   }
   return r;

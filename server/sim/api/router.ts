@@ -13,6 +13,7 @@ import { handleControl } from './handlers/control.ts';
 import { deleteCollection, deleteOne } from './handlers/delete.ts';
 import { serveDiscovery } from './handlers/discovery.ts';
 import { serveOpenApi } from './handlers/openapi.ts';
+import { handleProxy, parseProxyPath } from './handlers/proxy.ts';
 import { getOne, list } from './handlers/read.ts';
 import { watch } from './handlers/watch.ts';
 import { create, patch, replace } from './handlers/write.ts';
@@ -67,6 +68,9 @@ async function route({ ctx, auth, onRequest }: RouterOptions, req: IncomingMessa
     if (path.startsWith('/api') && sendInjectedError(ctx, res, path)) return;
   }
   if (serveOpenApi(ctx.registry, res, path)) return;
+  // Proxy paths keep their trailing slash and any depth of path after `/proxy`.
+  const proxy = path.startsWith('/api/v1/namespaces/') ? parseProxyPath(url.pathname) : undefined;
+  if (proxy) return handleProxy(ctx, req, res, url, rule!, proxy);
   const api = parseApiPath(path);
   switch (api.type) {
     case 'resource':
@@ -112,6 +116,8 @@ async function handleResource(ctx: ServerContext, req: IncomingMessage, res: Ser
   if (denied) throw denied;
   if (p.subresource === 'log') throw new ApiError(404, 'NotFound', `the server could not find the requested resource ( pods/log ${p.name ?? ''})`);
   if (p.subresource === 'finalize') throw methodNotAllowed('PUT');
+  // Proxies are served above for namespaced paths; any other shape of them names nothing.
+  if (p.subresource === 'proxy') throw notFoundPath();
   const r: ResourceRequest = { ctx, req, res, url, desc, p };
   switch (verb) {
     case 'watch':

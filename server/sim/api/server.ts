@@ -14,6 +14,8 @@ import type { AccessRule } from './access.ts';
 import { Authenticator } from './auth.ts';
 import type { ServerContext } from './context.ts';
 import type { FaultController } from './faults.ts';
+import type { PodServer } from './proxy-targets.ts';
+import { ServiceBackends } from './proxy-targets.ts';
 import type { Registry } from './registry.ts';
 import type { RequestLogEntry } from './router.ts';
 import { createRouter } from './router.ts';
@@ -41,6 +43,12 @@ export interface ApiServerOptions {
    * on loopback treats them as this rule (typically admin); absent = 401 like a real server.
    */
   anonymous?: AccessRule;
+  /** In-process servers on pods' ports (the DCGM exporters), for the pod and service proxies. */
+  podServer?: PodServer;
+  /** External backends of Service ports; the server keeps its own (empty) registry when absent. */
+  serviceBackends?: ServiceBackends;
+  /** The GPU ground truth for `GET /__sim/usage`. */
+  usage?: (atMs?: number) => unknown;
 }
 
 export class ApiServer {
@@ -72,6 +80,9 @@ export class ApiServer {
       bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000,
       address: () => `${this.host}:${this.port}`,
       restart: () => this.restart(),
+      podServer: opts.podServer,
+      serviceBackends: opts.serviceBackends ?? new ServiceBackends(),
+      usage: opts.usage,
     };
     this.handler = createRouter({ ctx, auth: new Authenticator(opts.rules, opts.anonymous), onRequest: opts.onRequest });
     const offFaults = faults.on((ev) => {

@@ -1,9 +1,10 @@
 /**
- * The simulated cluster's control plane: core controllers (Job, Deployment → ReplicaSet, StatefulSet),
+ * The simulated cluster's control plane: core controllers (Job, Deployment → ReplicaSet, StatefulSet, DaemonSet),
  * a scheduler and a kubelet, and the operators of the AI frameworks, all reacting to one ObjectStore.
  */
 
 import type { ObjectStore } from '../store/object-store.ts';
+import { DaemonSetController } from './daemonset.ts';
 import { DeploymentController } from './deployment.ts';
 import { JobController, JobPodFinalizerController } from './job.ts';
 import { Kubelet } from './kubelet.ts';
@@ -37,6 +38,7 @@ export function coreControllers(): Controller[] {
     new ReplicaSetController(),
     new DeploymentController(),
     new StatefulSetController(),
+    new DaemonSetController(),
   ];
 }
 

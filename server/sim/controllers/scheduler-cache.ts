@@ -9,7 +9,7 @@ import { isPodTerminal } from './meta.ts';
 import { formatQuantity, isGpuResource, podRequests } from './quantity.ts';
 import type { Resources } from './quantity.ts';
 import type { NodeInfo } from './scheduler-fit.ts';
-import { nodeInfoFrom, nodeRejects, unschedulableMessage } from './scheduler-fit.ts';
+import { nodeInfoFrom, nodeRejects, pinnedNodeNames, unschedulableMessage } from './scheduler-fit.ts';
 import type { KubeObject, Pod } from './types.ts';
 
 function needsGpu(req: Resources): boolean {
@@ -181,6 +181,15 @@ export class SchedulerCache {
   }
 
   private scan(pod: Pod, req: Resources): NodeInfo | undefined {
+    const pinned = pinnedNodeNames(pod.spec.affinity);
+    if (pinned) {
+      // NodeAffinity PreFilter: only the named nodes can match (DaemonSet pods name exactly one).
+      for (const name of pinned) {
+        const node = this.nodes.get(name);
+        if (node && nodeRejects(node, pod, req).length === 0) return node;
+      }
+      return undefined;
+    }
     let names = '';
     for (const k in req) names += `${k},`;
     const shape = `${names}|${this.memoKey(pod.spec.nodeSelector)}|${this.memoKey(pod.spec.affinity)}`;

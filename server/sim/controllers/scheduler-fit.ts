@@ -24,13 +24,8 @@ export interface NodeInfo {
 export function nodeRejects(node: NodeInfo, pod: Pod, req: Resources): string[] {
   if (node.unschedulable) return ['node(s) were unschedulable'];
   if (!node.ready) return ['node(s) had untolerated taint {node.kubernetes.io/not-ready: }'];
-  for (const t of node.taints) {
-    if (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') continue;
-    if (!tolerates(pod.spec.tolerations ?? [], t)) return [`node(s) had untolerated taint {${t.key}: ${t.value ?? ''}}`];
-  }
-  if (!selectorMatches(node.labels, pod.spec.nodeSelector) || !affinityMatches(node.labels, pod.spec.affinity)) {
-    return ["node(s) didn't match Pod's node affinity/selector"];
-  }
+  const placement = placementRejects(node, pod);
+  if (placement) return [placement];
   const out: string[] = [];
   if (node.pods + 1 > (node.allocatable.pods ?? 110)) out.push('Too many pods');
   for (const r in req) {
@@ -39,6 +34,22 @@ export function nodeRejects(node: NodeInfo, pod: Pod, req: Resources): string[] 
     if (req[r] > free + 1e-9) out.push(`Insufficient ${r}`);
   }
   return out;
+}
+
+/**
+ * Pure: whether the pod may be placed on the node at all — taints it does not tolerate, its node selector
+ * and required node affinity (labels and `metadata.name` fields) — whatever the node's free capacity.
+ * The DaemonSet controller asks this to decide which nodes get a pod.
+ */
+export function placementRejects(node: Pick<NodeInfo, 'name' | 'labels' | 'taints'>, pod: Pod): string | undefined {
+  for (const t of node.taints) {
+    if (t.effect !== 'NoSchedule' && t.effect !== 'NoExecute') continue;
+    if (!tolerates(pod.spec.tolerations ?? [], t)) return `node(s) had untolerated taint {${t.key}: ${t.value ?? ''}}`;
+  }
+  if (!selectorMatches(node.labels, pod.spec.nodeSelector) || !affinityMatches(node.name, node.labels, pod.spec.affinity)) {
+    return "node(s) didn't match Pod's node affinity/selector";
+  }
+  return undefined;
 }
 
 function tolerates(tols: Toleration[], t: Taint): boolean {
@@ -62,33 +73,61 @@ interface MatchExpression {
   values?: string[];
 }
 
-function affinityMatches(labels: StringMap, affinity: Dict | undefined): boolean {
-  const req = (affinity?.nodeAffinity as Dict | undefined)?.requiredDuringSchedulingIgnoredDuringExecution as
-    | { nodeSelectorTerms?: Array<{ matchExpressions?: MatchExpression[] }> }
-    | undefined;
-  const terms = req?.nodeSelectorTerms;
+interface NodeSelectorTerm {
+  matchExpressions?: MatchExpression[];
+  matchFields?: MatchExpression[];
+}
+
+function requiredTerms(affinity: Dict | undefined): NodeSelectorTerm[] | undefined {
+  const req = (affinity?.nodeAffinity as Dict | undefined)?.requiredDuringSchedulingIgnoredDuringExecution as { nodeSelectorTerms?: NodeSelectorTerm[] } | undefined;
+  return req?.nodeSelectorTerms;
+}
+
+/**
+ * The only nodes a pod's required affinity can match when every term pins `metadata.name` (what the
+ * DaemonSet controller writes): the scheduler's NodeAffinity PreFilter, which spares a scan of all nodes.
+ */
+export function pinnedNodeNames(affinity: Dict | undefined): string[] | undefined {
+  const terms = requiredTerms(affinity);
+  if (!terms || terms.length === 0) return undefined;
+  const names: string[] = [];
+  for (const t of terms) {
+    const f = (t.matchFields ?? []).find((e) => e.key === 'metadata.name' && e.operator === 'In');
+    if (!f) return undefined;
+    names.push(...(f.values ?? []));
+  }
+  return names;
+}
+
+function expressionMatches(e: MatchExpression, v: string | undefined): boolean {
+  switch (e.operator) {
+    case 'In':
+      return v !== undefined && (e.values ?? []).includes(v);
+    case 'NotIn':
+      return v === undefined || !(e.values ?? []).includes(v);
+    case 'Exists':
+      return v !== undefined;
+    case 'DoesNotExist':
+      return v === undefined;
+    case 'Gt':
+      return v !== undefined && Number(v) > Number(e.values?.[0]);
+    case 'Lt':
+      return v !== undefined && Number(v) < Number(e.values?.[0]);
+    default:
+      return false;
+  }
+}
+
+function affinityMatches(name: string, labels: StringMap, affinity: Dict | undefined): boolean {
+  const terms = requiredTerms(affinity);
   if (!terms || terms.length === 0) return true;
-  return terms.some((term) =>
-    (term.matchExpressions ?? []).every((e) => {
-      const v = labels[e.key];
-      switch (e.operator) {
-        case 'In':
-          return v !== undefined && (e.values ?? []).includes(v);
-        case 'NotIn':
-          return v === undefined || !(e.values ?? []).includes(v);
-        case 'Exists':
-          return v !== undefined;
-        case 'DoesNotExist':
-          return v === undefined;
-        case 'Gt':
-          return v !== undefined && Number(v) > Number(e.values?.[0]);
-        case 'Lt':
-          return v !== undefined && Number(v) < Number(e.values?.[0]);
-        default:
-          return false;
-      }
-    }),
-  );
+  return terms.some((term) => {
+    const exprs = term.matchExpressions ?? [];
+    const fields = term.matchFields ?? [];
+    // An empty term matches no node, as in the API.
+    if (exprs.length === 0 && fields.length === 0) return false;
+    return exprs.every((e) => expressionMatches(e, labels[e.key])) && fields.every((e) => e.key === 'metadata.name' && expressionMatches(e, name));
+  });
 }
 
 /** Pure: the scheduler's FitError message, e.g. "0/8 nodes are available: 8 Insufficient nvidia.com/gpu. preemption: …". */

@@ -40,6 +40,8 @@ export const DEMO_WORKLOADS: Entry[] = [
   ['milvus', { namespace: 'rag', name: 'vecdb-dev', pods: 3, gpus: 0, variant: 'standalone' }],
   ['statefulset', { namespace: 'data', name: 'redis', pods: 3, gpus: 0 }],
   ['deployment', { namespace: 'research', name: 'jupyter-hub', pods: 1, gpus: 0 }],
+  // A notebook server holding a GPU (and its memory) that nobody uses.
+  ['statefulset', { namespace: 'research', name: 'notebook-alice', pods: 1, gpus: 1, nodeSelector: H100, variant: 'notebook', load: 'idle' }],
   ['deployment', { namespace: 'data', name: 'label-studio', pods: 1, gpus: 0 }],
   ['deployment', { namespace: 'team-vision', name: 'vision-demo-ui', pods: 2, gpus: 0 }],
   ['job', { namespace: 'data', name: 'nightly-etl', pods: 4, gpus: 0, duration: '3m-5m' }],
@@ -49,7 +51,8 @@ export const DEMO_WORKLOADS: Entry[] = [
   ['jobset', { namespace: 'team-llm', name: 'llama-finetune', pods: 5, gpus: 2, duration: '18m-25m', nodeSelector: H100 }],
   ['pytorchjob', { namespace: 'team-vision', name: 'bert-ft', pods: 4, gpus: 1, duration: '12m-20m', nodeSelector: H100 }],
   ['pytorchjob', { namespace: 'team-vision', name: 'resnet-ddp', pods: 2, gpus: 2, duration: '6m-9m', nodeSelector: A100 }],
-  ['pytorchjob', { namespace: 'team-llm', name: 'llama-lora', pods: 3, gpus: 1, duration: '10m-14m', nodeSelector: H100 }],
+  // Stuck: allocated, running, and its GPUs do nothing (a hung collective), for the utilization views.
+  ['pytorchjob', { namespace: 'team-llm', name: 'llama-lora', pods: 3, gpus: 1, duration: '10m-14m', nodeSelector: H100, load: 'idle' }],
   ['pytorchjob', { namespace: 'research', name: 'gpt-crash', pods: 2, gpus: 1, duration: '2m-3m', exitCode: 1, nodeSelector: A100 }],
   ['job', { namespace: 'team-vision', name: 'gpu-burn-in', pods: 1, gpus: 1, duration: '4m-6m', nodeSelector: A100 }],
   ['mpijob', { namespace: 'research', name: 'nccl-allreduce', pods: 3, gpus: 4, duration: '8m-12m', nodeSelector: H100 }],
@@ -69,7 +72,8 @@ export const DEMO_WORKLOADS: Entry[] = [
   ['nimservice', { namespace: 'nim', name: 'deepseek-r1', pods: 2, gpus: 4, variant: 'multinode', nodeSelector: H100 }],
   ['leaderworkerset', { namespace: 'team-llm', name: 'sglang-llama', pods: 4, gpus: 1, nodeSelector: H100 }],
   ['podcliqueset', { namespace: 'dynamo', name: 'mn-disagg', pods: 6, gpus: 1, nodeSelector: H100 }],
-  ['dynamo', { namespace: 'dynamo', name: 'vllm-disagg', pods: 5, gpus: 1, nodeSelector: H100 }],
+  // Disaggregated serving out of balance: decode saturated while prefill idles.
+  ['dynamo', { namespace: 'dynamo', name: 'vllm-disagg', pods: 5, gpus: 1, nodeSelector: H100, roleLoad: { decode: 'saturated', prefill: 'idle' } }],
   ['dynamo', { namespace: 'dynamo', name: 'vllm-agg', pods: 4, gpus: 1, variant: 'component', nodeSelector: A100 }],
   ['dynamo', { namespace: 'dynamo', name: 'qwen-beta', pods: 4, gpus: 1, variant: 'v1beta1', nodeSelector: MIG }],
 ];

@@ -2,12 +2,13 @@
  * The `scale` scenario: a generated cluster of a chosen size (nodes, workloads, pods) across every
  * framework, seeded and deterministic, plus a chosen churn rate (events per simulated second: pod
  * readiness flips, label changes, workloads replaced). Built through the controllers' bulk path when they
- * run on the store, so 100,000 pods take seconds.
+ * run on the store, so 100,000 pods take seconds. About a tenth of the GPU workloads are idle (their pods'
+ * load label), the rest train or serve by their kind.
  */
 
 import type { SimClock } from '../clock.ts';
 import { controllersFor } from '../controllers/index.ts';
-import { Rng } from '../controllers/random.ts';
+import { Rng, rngFor } from '../controllers/random.ts';
 import type { KubeObject, ObjectStore } from '../store/object-store.ts';
 import { StoreError } from '../store/object-store.ts';
 import { createQuiet, ensureNamespaces } from './demo.ts';
@@ -32,6 +33,9 @@ const WEIGHTS: Record<Framework, number> = {
 };
 
 const BATCH: ReadonlySet<Framework> = new Set(['job', 'jobset', 'pytorchjob', 'mpijob', 'rayjob']);
+/** Share of the GPU workloads whose pods are idle (allocated, 0 % utilization), for utilization views. */
+export const IDLE_SHARE = 0.1;
+
 /** Frameworks whose pods always need GPUs in practice. */
 const GPU_ONLY: ReadonlySet<Framework> = new Set(['nimservice', 'leaderworkerset', 'dynamo', 'podcliqueset', 'mpijob']);
 
@@ -103,6 +107,8 @@ export function planScale(opts: { seed: number; pods: number; workloads: number;
       shape.gpus = 0;
     }
     if (shape.gpus) gpuBudget -= shape.gpus * built.pods;
+    // A tenth of the GPU workloads hold their GPUs and use none (own stream: the plan stays as it was).
+    if (shape.gpus && rngFor(opts.seed, `idle/${shape.name}`).chance(IDLE_SHARE)) shape.load = 'idle';
     podsLeft -= built.pods;
     entries.push({ framework: fw, shape, pods: built.pods });
   }

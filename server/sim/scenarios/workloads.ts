@@ -5,6 +5,7 @@
  */
 
 import { SIM } from '../controllers/pods.ts';
+import { LOAD_LABEL } from '../gpu-metrics/load-model.ts';
 import type { KubeObject } from '../store/object-store.ts';
 
 export type Framework =
@@ -48,6 +49,13 @@ export interface Shape {
   labels?: Record<string, string>;
   /** Framework-specific switches. */
   variant?: string;
+  /**
+   * Load profile of the GPU pods (label `sim.workload-map.dev/load` on their templates: training,
+   * inference, idle, saturated, busy-then-idle), read by the simulated DCGM exporters.
+   */
+  load?: string;
+  /** Load profile per role where a framework has roles (Dynamo `decode` / `prefill`), over `load`. */
+  roleLoad?: Record<string, string>;
 }
 
 export interface Built {
@@ -65,12 +73,25 @@ const IMAGES = {
   sglang: 'lmsysorg/sglang:v0.4.7-cu124',
   mpi: 'mpioperator/mpi-pi:openmpi',
   dynamo: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.3.1',
+  notebook: 'quay.io/jupyter/pytorch-notebook:cuda12-python-3.12',
 };
 
 function res(s: Shape, cpu = '4', memory = '16Gi'): Record<string, unknown> {
   if (!s.gpus) return { requests: { cpu: s.pods > 50 ? '50m' : '250m', memory: s.pods > 50 ? '64Mi' : '256Mi' }, limits: { cpu: '1', memory: '1Gi' } };
   const gpu = s.gpuResource ?? 'nvidia.com/gpu';
   return { requests: { cpu, memory, [gpu]: String(s.gpus) }, limits: { cpu, memory, [gpu]: String(s.gpus) } };
+}
+
+/** The load-profile label of a GPU pod template, per role when the shape gives one for it. */
+function loadLabels(s: Shape, role?: string): Record<string, string> | undefined {
+  const v = role !== undefined && s.roleLoad?.[role] !== undefined ? s.roleLoad[role] : s.load;
+  return v && s.gpus ? { [LOAD_LABEL]: v } : undefined;
+}
+
+/** Template metadata with the load label added (nothing added when there is none). */
+function withLoad<T extends Record<string, unknown>>(m: T, s: Shape, role?: string): T {
+  const l = loadLabels(s, role);
+  return l ? { ...m, labels: { ...((m.labels as Record<string, string> | undefined) ?? {}), ...l } } : m;
 }
 
 function simAnn(s: Shape): Record<string, string> {
@@ -101,7 +122,7 @@ export function build(fw: Framework, s: Shape): Built {
           spec: {
             replicas: n,
             selector: { matchLabels: { app: s.name } },
-            template: { metadata: { labels: { app: s.name } }, spec: podSpec(s, { name: s.name.slice(0, 60), image: s.gpus ? IMAGES.vllm : IMAGES.web, ports: [{ containerPort: 8080 }] }) },
+            template: { metadata: withLoad({ labels: { app: s.name } }, s), spec: podSpec(s, { name: s.name.slice(0, 60), image: s.gpus ? IMAGES.vllm : IMAGES.web, ports: [{ containerPort: 8080 }] }) },
           },
         },
       };
@@ -117,7 +138,12 @@ export function build(fw: Framework, s: Shape): Built {
             serviceName: s.name,
             podManagementPolicy: n > 3 ? 'Parallel' : 'OrderedReady',
             selector: { matchLabels: { app: s.name } },
-            template: { metadata: { labels: { app: s.name } }, spec: podSpec(s, { name: 'server', image: s.gpus ? IMAGES.vllm : 'redis:7.4', ports: [{ containerPort: 6379 }] }) },
+            template: {
+              metadata: withLoad({ labels: { app: s.name } }, s),
+              spec: s.variant === 'notebook'
+                ? podSpec(s, { name: 'notebook', image: IMAGES.notebook, ports: [{ name: 'notebook-port', containerPort: 8888 }] })
+                : podSpec(s, { name: 'server', image: s.gpus ? IMAGES.vllm : 'redis:7.4', ports: [{ containerPort: 6379 }] }),
+            },
           },
         },
       };
@@ -132,7 +158,7 @@ export function build(fw: Framework, s: Shape): Built {
             ...(n > 1 ? { completionMode: 'Indexed', completions: n, parallelism: n } : {}),
             backoffLimit: s.exitCode ? 1 : 6,
             ...(s.suspend ? { suspend: true } : {}),
-            template: { metadata: { annotations: simAnn(s) }, spec: podSpec(s, { name: 'main', image: s.gpus ? IMAGES.torch : IMAGES.cpu, command: ['python', 'run.py'] }, { restartPolicy: 'Never' }) },
+            template: { metadata: withLoad({ annotations: simAnn(s) }, s), spec: podSpec(s, { name: 'main', image: s.gpus ? IMAGES.torch : IMAGES.cpu, command: ['python', 'run.py'] }, { restartPolicy: 'Never' }) },
           },
         },
       };
@@ -146,7 +172,7 @@ export function build(fw: Framework, s: Shape): Built {
           parallelism,
           completions: parallelism,
           backoffLimit: 0,
-          template: { metadata: { annotations: simAnn(s) }, spec: podSpec(gpu ? s : { ...s, gpus: 0 }, { name: gpu ? 'trainer' : 'driver', image: IMAGES.torch, command: ['torchrun', 'train.py'] }, { restartPolicy: 'Never' }) },
+          template: { metadata: withLoad({ annotations: simAnn(s) }, gpu ? s : { ...s, gpus: 0 }), spec: podSpec(gpu ? s : { ...s, gpus: 0 }, { name: gpu ? 'trainer' : 'driver', image: IMAGES.torch, command: ['torchrun', 'train.py'] }, { restartPolicy: 'Never' }) },
         },
       });
       return {
@@ -168,7 +194,7 @@ export function build(fw: Framework, s: Shape): Built {
       const rs = (replicas: number): Record<string, unknown> => ({
         replicas,
         restartPolicy: s.exitCode ? 'Never' : 'OnFailure',
-        template: { metadata: { annotations: simAnn(s) }, spec: podSpec(s, { name: 'pytorch', image: IMAGES.torch, command: ['python', '-m', 'torch.distributed.run', 'train.py'], ports: [{ name: 'pytorchjob-port', containerPort: 23456 }] }) },
+        template: { metadata: withLoad({ annotations: simAnn(s) }, s), spec: podSpec(s, { name: 'pytorch', image: IMAGES.torch, command: ['python', '-m', 'torch.distributed.run', 'train.py'], ports: [{ name: 'pytorchjob-port', containerPort: 23456 }] }) },
       });
       return {
         pods: 1 + workers,
@@ -193,7 +219,7 @@ export function build(fw: Framework, s: Shape): Built {
             runPolicy: { cleanPodPolicy: 'Running', ...(s.suspend ? { suspend: true } : {}) },
             mpiReplicaSpecs: {
               Launcher: { replicas: 1, template: { metadata: { annotations: simAnn(s) }, spec: { containers: [{ name: 'launcher', image: IMAGES.mpi, command: ['mpirun', '-np', String(workers * Math.max(1, s.gpus)), '/opt/bench'], resources: { requests: { cpu: '500m', memory: '512Mi' } } }] } } },
-              Worker: { replicas: workers, template: { spec: podSpec(s, { name: 'worker', image: IMAGES.mpi }) } },
+              Worker: { replicas: workers, template: { ...(loadLabels(s) ? { metadata: { labels: loadLabels(s) } } : {}), spec: podSpec(s, { name: 'worker', image: IMAGES.mpi }) } },
             },
           },
         },
@@ -207,7 +233,7 @@ export function build(fw: Framework, s: Shape): Built {
         rayVersion: '2.46.0',
         headGroupSpec: { rayStartParams: { 'dashboard-host': '0.0.0.0', 'num-gpus': '0' }, template: { spec: { containers: [{ name: 'ray-head', image: IMAGES.ray, resources: { requests: { cpu: '2', memory: '8Gi' }, limits: { cpu: '2', memory: '8Gi' } }, ports: [{ containerPort: 6379, name: 'gcs-server' }, { containerPort: 8265, name: 'dashboard' }, { containerPort: 10001, name: 'client' }] }] } } },
         workerGroupSpecs: workers
-          ? [{ groupName: s.gpus ? 'gpu-group' : 'cpu-group', replicas: workers, minReplicas: 0, maxReplicas: workers * 2, rayStartParams: {}, template: { spec: podSpec(s, { name: 'ray-worker', image: IMAGES.ray }) } }]
+          ? [{ groupName: s.gpus ? 'gpu-group' : 'cpu-group', replicas: workers, minReplicas: 0, maxReplicas: workers * 2, rayStartParams: {}, template: { ...(loadLabels(s) ? { metadata: { labels: loadLabels(s) } } : {}), spec: podSpec(s, { name: 'ray-worker', image: IMAGES.ray }) } }]
           : [],
       };
       if (fw === 'raycluster') {
@@ -246,6 +272,7 @@ export function build(fw: Framework, s: Shape): Built {
               maxReplicas: n + 2,
               ...(s.nodeSelector ? { nodeSelector: s.nodeSelector } : {}),
               ...(s.exitCode ? { annotations: { [SIM.duration]: '2m', [SIM.exitCode]: String(s.exitCode) } } : {}),
+              ...(loadLabels(s) ? { labels: loadLabels(s) } : {}),
               model: s.gpus
                 ? { modelFormat: { name: 'huggingface' }, storageUri: `hf://meta-llama/${s.name}`, resources: res(s, '8', '48Gi') }
                 : { modelFormat: { name: 'sklearn' }, storageUri: `gs://kfserving-examples/models/sklearn/1.0/${s.name}`, resources: res(s) },
@@ -262,7 +289,7 @@ export function build(fw: Framework, s: Shape): Built {
           metadata: meta(s),
           spec: {
             template: {
-              metadata: { annotations: { 'autoscaling.knative.dev/min-scale': s.variant === 'scale-to-zero' ? '0' : String(n), 'autoscaling.knative.dev/initial-scale': String(n), 'autoscaling.knative.dev/max-scale': String(n * 2) } },
+              metadata: { ...(loadLabels(s) ? { labels: loadLabels(s) } : {}), annotations: { 'autoscaling.knative.dev/min-scale': s.variant === 'scale-to-zero' ? '0' : String(n), 'autoscaling.knative.dev/initial-scale': String(n), 'autoscaling.knative.dev/max-scale': String(n * 2) } },
               spec: podSpec(s, { image: s.gpus ? IMAGES.vllm : 'ghcr.io/knative/helloworld-go:latest', ports: [{ containerPort: 8080 }] }),
             },
           },
@@ -282,6 +309,7 @@ export function build(fw: Framework, s: Shape): Built {
             authSecret: 'ngc-api-secret',
             storage: s.variant === 'cache' ? { nimCache: { name: `${s.name}-cache`, profile: '' } } : { pvc: { create: true, size: '100Gi', volumeAccessMode: 'ReadWriteOnce' } },
             replicas,
+            ...(loadLabels(s) ? { labels: loadLabels(s) } : {}),
             resources: { limits: { [s.gpuResource ?? 'nvidia.com/gpu']: Math.max(1, s.gpus) } },
             ...(s.nodeSelector ? { nodeSelector: s.nodeSelector } : {}),
             expose: { service: { type: 'ClusterIP', port: 8000 } },
@@ -293,7 +321,7 @@ export function build(fw: Framework, s: Shape): Built {
     case 'leaderworkerset': {
       const size = Math.min(4, Math.max(2, Math.round(Math.sqrt(n))));
       const groups = Math.max(1, Math.floor(n / size));
-      const t = (role: string): Record<string, unknown> => ({ metadata: { labels: { role } }, spec: podSpec(s, { name: `sglang-${role}`, image: IMAGES.sglang, command: ['python3', '-m', 'sglang.launch_server'] }) });
+      const t = (role: string): Record<string, unknown> => ({ metadata: { labels: { role, ...loadLabels(s, role) } }, spec: podSpec(s, { name: `sglang-${role}`, image: IMAGES.sglang, command: ['python3', '-m', 'sglang.launch_server'] }) });
       return {
         pods: groups * size,
         object: {
@@ -338,8 +366,8 @@ export function build(fw: Framework, s: Shape): Built {
             template: {
               cliques: [
                 { name: 'frontend', spec: { roleName: 'frontend', replicas: 2, minAvailable: 1, podSpec: pod(false, 'frontend') } },
-                { name: 'pleader', spec: { roleName: 'pleader', replicas: 1, podSpec: pod(true, 'main') } },
-                { name: 'pworker', spec: { roleName: 'pworker', replicas: workers, podSpec: pod(true, 'main') } },
+                { name: 'pleader', ...(loadLabels(s, 'prefill') ? { labels: loadLabels(s, 'prefill') } : {}), spec: { roleName: 'pleader', replicas: 1, podSpec: pod(true, 'main') } },
+                { name: 'pworker', ...(loadLabels(s, 'prefill') ? { labels: loadLabels(s, 'prefill') } : {}), spec: { roleName: 'pworker', replicas: workers, podSpec: pod(true, 'main') } },
               ],
               podCliqueScalingGroups: [{ name: 'prefill', cliqueNames: ['pleader', 'pworker'], replicas: 2, minAvailable: 1 }],
             },
@@ -362,16 +390,16 @@ export function build(fw: Framework, s: Shape): Built {
                   backendFramework: 'vllm',
                   components: [
                     { name: 'Frontend', type: 'frontend', replicas: 1, podTemplate: { spec: { containers: [{ name: 'main', image: IMAGES.dynamo, command: ['python3', '-m', 'dynamo.frontend'] }] } } },
-                    { name: 'VllmDecodeWorker', type: 'worker', replicas: decode, podTemplate: { spec: podSpec(s, { name: 'main', image: IMAGES.dynamo, command: ['python3', '-m', 'dynamo.vllm'] }) } },
-                    { name: 'VllmPrefillWorker', type: 'worker', replicas: 1, multinode: { nodeCount: 2 }, podTemplate: { spec: podSpec(s, { name: 'main', image: IMAGES.dynamo, command: ['python3', '-m', 'dynamo.vllm', '--is-prefill-worker'] }) } },
+                    { name: 'VllmDecodeWorker', type: 'worker', replicas: decode, podTemplate: { ...(loadLabels(s, 'decode') ? { metadata: { labels: loadLabels(s, 'decode') } } : {}), spec: podSpec(s, { name: 'main', image: IMAGES.dynamo, command: ['python3', '-m', 'dynamo.vllm'] }) } },
+                    { name: 'VllmPrefillWorker', type: 'worker', replicas: 1, multinode: { nodeCount: 2 }, podTemplate: { ...(loadLabels(s, 'prefill') ? { metadata: { labels: loadLabels(s, 'prefill') } } : {}), spec: podSpec(s, { name: 'main', image: IMAGES.dynamo, command: ['python3', '-m', 'dynamo.vllm', '--is-prefill-worker'] }) } },
                   ],
                 }
               : {
                   backendFramework: 'vllm',
                   services: {
                     Frontend: { componentType: 'frontend', replicas: 1, extraPodSpec: { mainContainer: { image: IMAGES.dynamo } } },
-                    VllmDecodeWorker: { componentType: 'worker', subComponentType: 'decode', replicas: decode, resources: { limits: { gpu: String(Math.max(1, s.gpus)) } }, extraPodSpec: { ...(s.nodeSelector ? { nodeSelector: s.nodeSelector } : {}), mainContainer: { image: IMAGES.dynamo, command: ['python3', '-m', 'dynamo.vllm'], args: ['--model', 'Qwen/Qwen3-0.6B'] } } },
-                    VllmPrefillWorker: { componentType: 'worker', subComponentType: 'prefill', replicas: 1, multinode: { nodeCount: 2 }, resources: { limits: { gpu: String(Math.max(1, s.gpus)) } }, extraPodSpec: { ...(s.nodeSelector ? { nodeSelector: s.nodeSelector } : {}), mainContainer: { image: IMAGES.dynamo, command: ['python3', '-m', 'dynamo.vllm'], args: ['--is-prefill-worker'] } } },
+                    VllmDecodeWorker: { componentType: 'worker', subComponentType: 'decode', replicas: decode, ...(loadLabels(s, 'decode') ? { labels: loadLabels(s, 'decode') } : {}), resources: { limits: { gpu: String(Math.max(1, s.gpus)) } }, extraPodSpec: { ...(s.nodeSelector ? { nodeSelector: s.nodeSelector } : {}), mainContainer: { image: IMAGES.dynamo, command: ['python3', '-m', 'dynamo.vllm'], args: ['--model', 'Qwen/Qwen3-0.6B'] } } },
+                    VllmPrefillWorker: { componentType: 'worker', subComponentType: 'prefill', replicas: 1, ...(loadLabels(s, 'prefill') ? { labels: loadLabels(s, 'prefill') } : {}), multinode: { nodeCount: 2 }, resources: { limits: { gpu: String(Math.max(1, s.gpus)) } }, extraPodSpec: { ...(s.nodeSelector ? { nodeSelector: s.nodeSelector } : {}), mainContainer: { image: IMAGES.dynamo, command: ['python3', '-m', 'dynamo.vllm'], args: ['--is-prefill-worker'] } } },
                   },
                 },
         },

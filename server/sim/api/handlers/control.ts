@@ -1,6 +1,7 @@
 /**
  * The simulator's control endpoint (`/__sim/…`, loopback and admin token only): fault settings,
- * a restart on the same port, and the store's state for tests.
+ * a restart on the same port, the store's state for tests, and the GPU ground truth (`/__sim/usage`,
+ * optionally `?at=<ISO time>`: what the DCGM exporters report in that moment's 10-second bucket).
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -51,6 +52,12 @@ export async function handleControl(ctx: ServerContext, req: IncomingMessage, re
   }
   if (path === '/__sim/state' && req.method === 'GET') {
     return sendJson(res, 200, { resourceVersion: store.resourceVersion(), oldestResourceVersion: store.oldestResourceVersion(), openWatches: ctx.watches.count() });
+  }
+  if (path === '/__sim/usage' && req.method === 'GET' && ctx.usage) {
+    const at = new URL(req.url ?? '/', 'http://localhost').searchParams.get('at');
+    const ms = at ? Date.parse(at) : undefined;
+    if (ms !== undefined && !Number.isFinite(ms)) throw badRequest(`at: "${at}" is not a time (RFC 3339 expected)`);
+    return sendJson(res, 200, ctx.usage(ms));
   }
   throw notFoundPath();
 }

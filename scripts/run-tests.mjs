@@ -44,7 +44,22 @@ if (want('lint')) {
   results.push({ suite: 'lint', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 });
 }
 
+/**
+ * The simulated cluster's Prometheus test runs Debian's `prometheus` (2.42) against the DCGM exporters;
+ * a fresh machine may not have it, so install it (as root, from Debian's packages) instead of skipping.
+ */
+async function ensurePrometheus() {
+  const onPath = (process.env.PATH ?? '').split(':').some((d) => d && existsSync(join(d, 'prometheus')));
+  if (onPath || existsSync('/usr/bin/prometheus')) return;
+  console.log('prometheus is missing: installing Debian\'s prometheus (apt-get)');
+  const env = { DEBIAN_FRONTEND: 'noninteractive' };
+  if ((await run('apt-get', ['update'], { env })) !== 0 || (await run('apt-get', ['install', '-y', '--no-install-recommends', 'prometheus'], { env })) !== 0) {
+    console.error('could not install prometheus; the Prometheus test will be skipped and say so');
+  }
+}
+
 if (want('unit')) {
+  await ensurePrometheus();
   const files = findTests(root);
   console.log(`\n== unit and integration tests (${files.length} files)`);
   const tmp = mkdtempSync(join(tmpdir(), 'wmap-test-'));

@@ -49,7 +49,8 @@ export const DEMO_WORKLOADS: Entry[] = [
   ['kserve-knative', { namespace: 'inference', name: 'sklearn-iris', pods: 1, gpus: 0 }],
   ['knative', { namespace: 'inference', name: 'hello', pods: 1, gpus: 0, variant: 'scale-to-zero' }],
   ['jobset', { namespace: 'team-llm', name: 'llama-finetune', pods: 5, gpus: 2, duration: '18m-25m', nodeSelector: H100 }],
-  ['pytorchjob', { namespace: 'team-vision', name: 'bert-ft', pods: 4, gpus: 1, duration: '12m-20m', nodeSelector: H100 }],
+  // Stalls: trains for its first five minutes, then its GPUs go quiet while the job keeps running.
+  ['pytorchjob', { namespace: 'team-vision', name: 'bert-ft', pods: 4, gpus: 1, duration: '12m-20m', nodeSelector: H100, load: 'busy-then-idle' }],
   ['pytorchjob', { namespace: 'team-vision', name: 'resnet-ddp', pods: 2, gpus: 2, duration: '6m-9m', nodeSelector: A100 }],
   // Stuck: allocated, running, and its GPUs do nothing (a hung collective), for the utilization views.
   ['pytorchjob', { namespace: 'team-llm', name: 'llama-lora', pods: 3, gpus: 1, duration: '10m-14m', nodeSelector: H100, load: 'idle' }],

@@ -11,7 +11,8 @@ import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { raw } from './api/test-support.ts';
 import { startPrometheus, startSim } from './index.ts';
-import type { GroundTruth } from './index.ts';
+import type { GroundTruth, SimHandle } from './index.ts';
+import { prometheusConfig, targetGroups } from './prometheus.ts';
 
 const hasPrometheus = (process.env.PATH ?? '').split(delimiter).some((d) => d && existsSync(join(d, 'prometheus')));
 
@@ -104,4 +105,13 @@ test('Prometheus scrapes every exporter through the pod proxy; its GPU utilizati
     if (pid) assert.throws(() => process.kill(pid, 0), 'the process is gone');
     await sim.stop();
   }
+});
+
+test('startPrometheus: a clear error without the binary; the config and targets it writes', async () => {
+  await assert.rejects(startPrometheus({ sim: {} as SimHandle, binary: 'no-such-prometheus-binary' }), /prometheus was not found on PATH: install it \(Debian: apt-get install prometheus\)/);
+  const yml = prometheusConfig({ scrapeIntervalSeconds: 5, https: true, caFile: '/tmp/ca.pem', token: 'tok', targetsFile: '/tmp/t.json' });
+  for (const line of ['  - job_name: dcgm', '    honor_labels: true', '    scheme: https', '      credentials: "tok"', '      ca_file: "/tmp/ca.pem"', '      - files: ["/tmp/t.json"]']) assert.ok(yml.split('\n').includes(line), line);
+  assert.deepEqual(targetGroups('127.0.0.1:6443', [{ pod: 'nvidia-dcgm-exporter-abcde', node: 'gpu-h100-00', ip: '10.244.0.7' }]), [
+    { targets: ['127.0.0.1:6443'], labels: { __metrics_path__: '/api/v1/namespaces/gpu-operator/pods/nvidia-dcgm-exporter-abcde:9400/proxy/metrics', instance: '10.244.0.7:9400', node: 'gpu-h100-00' } },
+  ]);
 });

@@ -224,3 +224,23 @@ describe('DCGM exporters through the API server proxies', () => {
     assert.match(svc, /DCGM_FI_DEV_FB_USED\{gpu="0"/);
   });
 });
+
+it('SimOptions.serviceBackends: the Service exists from the start and its port is forwarded', async () => {
+  const backend = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.end(`hello ${req.url}`);
+  });
+  await new Promise<void>((r) => backend.listen(0, '127.0.0.1', () => r()));
+  const addr = backend.address();
+  const sim = await startSim({ controllers: false, serviceBackends: { 'monitoring/prometheus-k8s:9090': `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}` } });
+  try {
+    const svc = sim.store.get('v1', 'Service', 'monitoring', 'prometheus-k8s')!;
+    assert.equal(svc.metadata.labels?.['app.kubernetes.io/name'], 'prometheus');
+    const r = await raw(sim, 'GET', '/api/v1/namespaces/monitoring/services/prometheus-k8s:web/proxy/-/ready?x=1');
+    assert.deepEqual([r.status, r.body], [200, 'hello /-/ready?x=1']);
+    assert.equal(sim.store.list('v1', 'Pod', { namespace: 'gpu-operator' }).length, 0, 'no exporters on an empty cluster by default');
+  } finally {
+    await sim.stop();
+    await new Promise<void>((r) => backend.close(() => r()));
+  }
+});

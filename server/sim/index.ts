@@ -15,7 +15,7 @@ import { CrdController } from './api/crd-controller.ts';
 import type { FaultOptions } from './api/faults.ts';
 import { FaultController } from './api/faults.ts';
 import { kubeconfigYaml } from './api/kubeconfig.ts';
-import { BACKEND_ANNOTATION, backendServiceObject, parseBackendKey, ServiceBackends } from './api/proxy-targets.ts';
+import { registerServiceBackend, ServiceBackends } from './api/proxy-targets.ts';
 import { Registry } from './api/registry.ts';
 import { selfSignedCert } from './api/tls.ts';
 import type { RequestLogEntry } from './api/server.ts';
@@ -208,20 +208,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
 
   const seed = options.seed ?? 1;
   const backends = new ServiceBackends();
-  const setServiceBackend = (key: string, url: string | undefined): void => {
-    const { namespace, name } = parseBackendKey(key);
-    backends.set(key, url);
-    const existing = store.get('v1', 'Service', namespace, name);
-    if (url === undefined) {
-      if (existing?.metadata.annotations?.[BACKEND_ANNOTATION] === 'true') store.delete('v1', 'Service', namespace, name);
-      return;
-    }
-    if (existing) return;
-    if (!store.get('v1', 'Namespace', undefined, namespace)) {
-      store.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { 'kubernetes.io/metadata.name': namespace } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
-    }
-    store.create(backendServiceObject(key));
-  };
+  const setServiceBackend = (key: string, url: string | undefined): void => registerServiceBackend(store, backends, key, url);
   for (const [key, url] of Object.entries(options.serviceBackends ?? {})) setServiceBackend(key, url);
   const gpuMetrics = options.dcgmExporter ?? scenario !== 'empty';
   if (gpuMetrics) {

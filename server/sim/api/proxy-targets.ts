@@ -5,7 +5,7 @@
  */
 
 import type { IncomingHttpHeaders } from 'node:http';
-import type { KubeObject } from '../store/object-store.ts';
+import type { KubeObject, ObjectStore } from '../store/object-store.ts';
 
 export interface InProcessRequest {
   method: string;
@@ -94,4 +94,24 @@ export function backendServiceObject(key: string): KubeObject {
     },
     status: { loadBalancer: {} },
   };
+}
+
+/**
+ * Registers (or with `undefined` removes) a backend, and keeps its Service: created with its namespace
+ * when missing (so clients discovering it by listing Services find it), deleted with the backend when
+ * the simulator created it. An existing Service of the cluster's own is left as it is.
+ */
+export function registerServiceBackend(store: ObjectStore, backends: ServiceBackends, key: string, url: string | undefined): void {
+  const { namespace, name } = parseBackendKey(key);
+  backends.set(key, url);
+  const existing = store.get('v1', 'Service', namespace, name);
+  if (url === undefined) {
+    if (existing?.metadata.annotations?.[BACKEND_ANNOTATION] === 'true') store.delete('v1', 'Service', namespace, name);
+    return;
+  }
+  if (existing) return;
+  if (!store.get('v1', 'Namespace', undefined, namespace)) {
+    store.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { 'kubernetes.io/metadata.name': namespace } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+  }
+  store.create(backendServiceObject(key));
 }

@@ -57,6 +57,7 @@ async function eachLimited<T>(items: readonly T[], limit: number, fn: (t: T) => 
 export class ExporterSource implements UsageSource {
   readonly kind = 'exporters' as const;
   readonly history = false;
+  readonly identity = 'exporters';
   private readonly kc: KubeConfig;
   private exporters: ExporterPod[];
   private readonly concurrency: number;
@@ -73,12 +74,11 @@ export class ExporterSource implements UsageSource {
     return `${this.exporters.length} DCGM exporter pod${this.exporters.length === 1 ? '' : 's'} (API server pod proxy; no history)`;
   }
 
-  /** The exporter pods changed (found again on rediscovery). */
-  setExporters(exporters: ExporterPod[]): void {
-    this.exporters = exporters;
-  }
-
   async read(_windowSeconds: number, signal?: AbortSignal): Promise<SourceRead> {
+    // The exporter pods follow the GPU nodes (a DaemonSet rolling out, nodes added): listed anew each
+    // refresh, one label-selected list, so a new node's GPUs are read from its first refresh on.
+    this.exporters = await findExporters(this.kc, signal);
+    if (this.exporters.length === 0) throw new Error('no running DCGM exporter pods');
     const samples: DcgmSample[] = [];
     const failed: string[] = [];
     let bytes = 0;

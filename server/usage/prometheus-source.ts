@@ -56,11 +56,13 @@ export class PrometheusSource implements UsageSource {
   readonly kind = 'prometheus' as const;
   readonly history = true;
   readonly detail: string;
+  readonly identity: string;
   private readonly client: PrometheusClient;
 
   constructor(client: PrometheusClient, detail: string) {
     this.client = client;
     this.detail = detail;
+    this.identity = `prometheus ${client.transport.describe}`;
   }
 
   async read(windowSeconds: number, signal?: AbortSignal): Promise<SourceRead> {

@@ -25,6 +25,8 @@ export interface UsageSource {
   /** For people: which Prometheus or exporters, and how they are reached. */
   readonly detail: string;
   readonly history: boolean;
+  /** What stays the same while it is the same source (the Prometheus it asks; `exporters`): a rediscovery finding it again keeps the idle tracking. */
+  readonly identity: string;
   /** The readings now; `windowSeconds` for the highest value over the idle window where history allows. */
   read(windowSeconds: number, signal?: AbortSignal): Promise<SourceRead>;
   /** With history: the last time (epoch ms) each reading was at or above `threshold` within `lookbackSeconds`, by reading key. */

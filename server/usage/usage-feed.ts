@@ -3,6 +3,7 @@
  * after failures), reads every GPU in one batch, tracks idleness, and hands out snapshots. A failed
  * refresh keeps the last readings and says since when they are old — never zeros.
  */
+import { setMaxListeners } from 'node:events';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { IdleRule, UsageSourceKind } from '../../contract/index.ts';
 import { logger } from '../log/index.ts';
@@ -78,6 +79,9 @@ export class UsageFeed {
 
   start(): void {
     this.stopped = false;
+    if (this.abort.signal.aborted) this.abort = new AbortController();
+    // Every request of a refresh (16 exporters at once) listens on the one signal that stops them all.
+    setMaxListeners(256, this.abort.signal);
     this.schedule(0);
   }
 
@@ -118,7 +122,7 @@ export class UsageFeed {
       try {
         const found = await discoverSource(this.kc, this.opts.prometheus, signal);
         this.discoveredAt = Date.now();
-        const changed = found.source?.detail !== this.source?.detail || found.source?.kind !== this.source?.kind;
+        const changed = found.source?.identity !== this.source?.identity;
         if (changed) this.tracker = new IdleTracker(this.opts.idle);
         this.source = found.source;
         this.failures = 0;

@@ -19,11 +19,11 @@ export const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} M
  * `wmap sim` in its own process (as a real cluster is), stopped when this process exits; resolves
  * with the kubeconfig it prints once it serves.
  */
-export async function startSimProcess(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ sim: ChildProcess; kubeconfig: string }> {
+export async function startSimProcess(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ sim: ChildProcess; kubeconfig: string; prometheus: string | null }> {
   const sim = spawn(process.execPath, ['bin/wmap.mjs', 'sim', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env });
   process.on('exit', () => sim.kill('SIGTERM'));
+  let out = '';
   const kubeconfig = await new Promise<string>((resolve, reject) => {
-    let out = '';
     sim.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /^kubeconfig: (.+)$/m.exec(out);
@@ -31,5 +31,5 @@ export async function startSimProcess(args: string[], env: NodeJS.ProcessEnv = p
     });
     sim.on('exit', (code) => reject(new Error(`wmap sim exited with ${code}`)));
   });
-  return { sim, kubeconfig };
+  return { sim, kubeconfig, prometheus: /^prometheus: (.+)$/m.exec(out)?.[1].trim() ?? null };
 }

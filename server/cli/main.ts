@@ -126,7 +126,9 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .option('--faults <json>', 'faults as JSON, e.g. {"watchDropEverySeconds":30,"errorRate":0.05}')
     .option('--seed <n>', 'random seed', '1')
     .option('--state-file <file>', 'keep state across restarts in this file')
-    .action(async (o: { scenario: string; port: string; kubeconfig?: string; pods?: string; workloads?: string; nodes?: string; churn?: string; faults?: string; seed: string; stateFile?: string }) => {
+    .option('--prometheus', "also run a real Prometheus (Debian's prometheus binary) scraping the simulated DCGM exporters, registered as the service monitoring/prometheus-k8s", false)
+    .option('--scrape-interval <seconds>', "Prometheus's scrape interval", '15')
+    .action(async (o: { scenario: string; port: string; kubeconfig?: string; pods?: string; workloads?: string; nodes?: string; churn?: string; faults?: string; seed: string; stateFile?: string; prometheus: boolean; scrapeInterval: string }) => {
       if (!['empty', 'demo', 'scale'].includes(o.scenario)) throw new UsageError(`unknown scenario "${o.scenario}" (empty, demo, scale)`);
       let faults: Record<string, unknown> | undefined;
       if (o.faults) {
@@ -147,10 +149,15 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         faults,
         scale: { pods: num(o.pods), workloads: num(o.workloads), nodes: num(o.nodes), churnPerSecond: num(o.churn) },
       });
+      const { startPrometheus } = await import('../sim/index.ts');
+      const prometheus = o.prometheus ? await startPrometheus({ sim, scrapeIntervalSeconds: Number(o.scrapeInterval) }) : null;
       io.out(`simulated cluster at ${sim.url}`);
+      // Before the kubeconfig line, which scripts wait for.
+      if (prometheus) io.out(`prometheus: ${prometheus.url}`);
       io.out(`kubeconfig: ${sim.kubeconfigPath}`);
       io.out(`try: KUBECONFIG=${sim.kubeconfigPath} kubectl get pods -A`);
       await waitForSignal();
+      await prometheus?.stop();
       await sim.stop();
       code = 0;
     });

@@ -14,7 +14,7 @@ import { loadCatalog } from '../catalog/index.ts';
 import { LiveWorkloads } from '../workloads/index.ts';
 import { setRuntime, type Runtime } from '../workloads/runtime.ts';
 import { logger } from '../log/index.ts';
-import type { SimHandle } from '../sim/index.ts';
+import type { PrometheusHandle, SimHandle } from '../sim/index.ts';
 import { simTestHooks } from './test-hooks.ts';
 import { buildScriptHashes, isLoopbackBind, parseHostList, requestGate, setValidator, startValidator } from '../auth/index.ts';
 
@@ -41,6 +41,25 @@ export interface Served {
   close(): Promise<void>;
 }
 
+/**
+ * With the demo cluster, a real Prometheus scraping its exporters when the `prometheus` binary is
+ * there (history and the idle window from the start); the dashboard finds it among the cluster's
+ * services as it would in a real cluster. Without the binary (or `WMAP_DEMO_PROMETHEUS=off`) the
+ * exporters are read directly.
+ */
+async function demoPrometheus(sim: SimHandle, opts: ServeOptions, log: ReturnType<typeof logger>): Promise<PrometheusHandle | null> {
+  if (usageOf(opts) === undefined || process.env.WMAP_DEMO_PROMETHEUS === 'off') return null;
+  const { startPrometheus } = await import('../sim/index.ts');
+  try {
+    const p = await startPrometheus({ sim, scrapeIntervalSeconds: 15 });
+    log.info({ url: p.url, pid: p.pid }, 'Prometheus scraping the demo cluster\'s DCGM exporters');
+    return p;
+  } catch (e) {
+    log.info({ reason: e instanceof Error ? e.message : String(e) }, 'no Prometheus for the demo cluster: its DCGM exporters are read directly (no history)');
+    return null;
+  }
+}
+
 function usageOf(opts: ServeOptions): UsageSettings | undefined {
   if (opts.usage === null) return undefined;
   return opts.usage ?? chooseUsageSettings() ?? undefined;
@@ -56,6 +75,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   requestGate({ bindHost: opts.host, port: opts.port || 1, token, allowedHosts });
 
   let sim: SimHandle | null = null;
+  let prometheus: PrometheusHandle | null = null;
   let clusters;
   const useDemo = opts.demo || !hasKubeconfig(opts.kubeconfig);
   if (useDemo) {
@@ -64,6 +84,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     mkdirSync(dir, { recursive: true });
     sim = await startSim({ scenario: 'demo', kubeconfigPath: join(dir, 'sim-kubeconfig'), seed: 7 });
     log.info({ url: sim.url, kubeconfig: sim.kubeconfigPath }, 'embedded simulated cluster (demo scenario) started');
+    prometheus = await demoPrometheus(sim, opts, log);
     clusters = loadClusterConfigs({ kubeconfig: sim.kubeconfigPath });
   } else {
     clusters = loadClusterConfigs({ kubeconfig: opts.kubeconfig, contexts: opts.contexts });
@@ -115,6 +136,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
       setValidator(null);
       await validator.close();
       await nextApp.close?.();
+      await prometheus?.stop();
       await sim?.stop();
     },
   };

@@ -20,6 +20,8 @@ export interface Discovered {
   source: UsageSource | null;
   /** Why there is no source, or notes on the choice (a Prometheus without DCGM series was passed over). */
   detail: string;
+  /** A Prometheus was found that may soon hold DCGM series (just started, not scraped yet): look again sooner. */
+  retrySoon?: boolean;
 }
 
 interface ServiceList {
@@ -83,12 +85,13 @@ export async function discoverSource(kc: KubeConfig, configured: string | undefi
       notes.push(`Prometheus ${svc.namespace}/${svc.name} did not answer: ${message(e)}`);
     }
   }
+  const retrySoon = notes.length > 0;
   let exporters;
   try {
     exporters = await findExporters(kc, signal);
   } catch (e) {
-    return { source: null, detail: [...notes, `cannot list DCGM exporter pods: ${message(e)}`].join('; ') };
+    return { source: null, detail: [...notes, `cannot list DCGM exporter pods: ${message(e)}`].join('; '), retrySoon };
   }
-  if (exporters.length > 0) return { source: new ExporterSource(kc, exporters), detail: notes.join('; ') };
-  return { source: null, detail: [...notes, 'no Prometheus with DCGM series and no running DCGM exporter pods (labels app=nvidia-dcgm-exporter or app.kubernetes.io/name=dcgm-exporter) found'].join('; ') };
+  if (exporters.length > 0) return { source: new ExporterSource(kc, exporters), detail: notes.join('; '), retrySoon };
+  return { retrySoon, source: null, detail: [...notes, 'no Prometheus with DCGM series and no running DCGM exporter pods (labels app=nvidia-dcgm-exporter or app.kubernetes.io/name=dcgm-exporter) found'].join('; ') };
 }

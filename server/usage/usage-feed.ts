@@ -54,6 +54,9 @@ export class UsageFeed {
   private readonly onSnapshot: (s: UsageSnapshot) => void;
   private source: UsageSource | null = null;
   private discoveredAt = 0;
+  /** When to look for a source again (ms after discoveredAt); shorter while a Prometheus may be about to hold DCGM series. */
+  private rediscoverAfter = 0;
+  private retries = 0;
   private failures = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> | null = null;
@@ -118,10 +121,13 @@ export class UsageFeed {
     const signal = this.abort.signal;
     const started = performance.now();
     const rediscover = (this.opts.rediscoverSeconds ?? 300) * 1000;
-    if (!this.source || this.failures >= 3 || Date.now() - this.discoveredAt > rediscover) {
+    if (!this.source || this.failures >= 3 || Date.now() - this.discoveredAt > this.rediscoverAfter) {
       try {
         const found = await discoverSource(this.kc, this.opts.prometheus, signal);
         this.discoveredAt = Date.now();
+        // A Prometheus without DCGM series yet (just started) is looked at again soon, backing off.
+        this.retries = found.retrySoon ? this.retries + 1 : 0;
+        this.rediscoverAfter = found.retrySoon ? Math.min(rediscover, this.opts.intervalSeconds * 1000 * 2 ** this.retries) : rediscover;
         const changed = found.source?.identity !== this.source?.identity;
         if (changed) this.tracker = new IdleTracker(this.opts.idle);
         this.source = found.source;
@@ -135,6 +141,7 @@ export class UsageFeed {
         if (signal.aborted) return;
         this.source = null;
         this.discoveredAt = Date.now();
+        this.rediscoverAfter = 0;
         // A configured Prometheus that does not answer: its readings, if any, age; nothing is made up.
         this.publish({ source: 'none', detail: this.opts.prometheus ? `Prometheus ${this.opts.prometheus} (configured)` : 'looking for a source', error: message(e) });
         return;

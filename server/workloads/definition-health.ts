@@ -135,6 +135,17 @@ export class DefinitionHealth {
     if (c.content === content) this.record(key).quarantined = { reason: c.reason, since: c.since };
   }
 
+  /**
+   * A cluster definition object was replaced (`before` → `after`, either absent): a changed one
+   * starts with a clean record (and out of quarantine); the same content (a new resourceVersion, a
+   * relist) keeps its record.
+   */
+  replaced(cluster: string, before: { name: string; source: string; content: string } | null, after: { name: string; source: string; content: string } | null): void {
+    if (before && after && before.content === after.content && before.name === after.name) return;
+    for (const e of [before, after]) if (e) this.forgetDefinition(cluster, e);
+    if (after) this.loaded(cluster, after, after.content);
+  }
+
   /** Quarantines from a previous run (see `quarantines`). */
   restore(records: readonly QuarantineRecord[]): void {
     for (const r of records) this.carried.set(definitionKey(r.cluster, r), r);

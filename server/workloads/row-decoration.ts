@@ -13,10 +13,19 @@ export function decoratedRow(built: Built, c: ClusterState): WorkloadRow {
   return { ...row, usage: rowUsageOf(built.holders, c.usage) };
 }
 
-/** The row with its utilization joined anew; the same object when the figures did not change. */
+/** The row with its utilization joined anew; the same object when the figures did not change (or it holds no GPUs). */
 export function withUsage(row: WorkloadRow, built: Built, c: ClusterState): WorkloadRow {
+  if (built.holders.length === 0) return row;
   const usage = rowUsageOf(built.holders, c.usage);
   return JSON.stringify(usage) === JSON.stringify(row.usage) ? row : { ...row, usage };
+}
+
+/** From the row as resolved, what staleness marks (stale, unknown figures) derived anew; the row itself when they did not change. */
+export function stalenessAnew(c: ClusterState): (built: Built, row: WorkloadRow) => WorkloadRow {
+  return (built, row) => {
+    const next = decoratedRow(built, c);
+    return JSON.stringify(next.stale) !== JSON.stringify(row.stale) || next.gpus !== row.gpus || next.pods !== row.pods ? next : row;
+  };
 }
 
 /** GPU pods (bound, not finished) of the cluster's rows, and how many have readings. */

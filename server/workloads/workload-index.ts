@@ -22,7 +22,7 @@ import { resolveRoot, resolveUnserved, rowOfResolved, type Resolved } from './re
 import type { RowDelta, WorkloadRow } from './row.ts';
 import { RowTable, type DeltaListener } from './row-table.ts';
 import { changedKinds, POD_KIND, type KindHealth } from './staleness.ts';
-import { decoratedRow, redecorate, usageCoverage, withUsage } from './row-decoration.ts';
+import { decoratedRow, redecorate, stalenessAnew, usageCoverage, withUsage } from './row-decoration.ts';
 import { gpuHoldersOf } from './usage-join.ts';
 import type { UsageSnapshot } from '../usage/index.ts';
 import { nodeGpuInfo } from '../../lib/gpu/device-worth.ts';
@@ -57,11 +57,8 @@ export class WorkloadIndex {
   }
 
   private cluster(name: string): ClusterState {
-    let c = this.clusters.get(name);
-    if (!c) {
-      c = newClusterState();
-      this.clusters.set(name, c);
-    }
+    const c = this.clusters.get(name) ?? newClusterState();
+    this.clusters.set(name, c);
     return c;
   }
 
@@ -97,10 +94,8 @@ export class WorkloadIndex {
   }
 
   objectCount(cluster?: string): number {
-    if (cluster) return this.clusters.get(cluster)?.graph.size ?? 0;
-    let n = 0;
-    for (const c of this.clusters.values()) n += c.graph.size;
-    return n;
+    const states = cluster ? [this.clusters.get(cluster)] : [...this.clusters.values()];
+    return states.reduce((n, c) => n + (c?.graph.size ?? 0), 0);
   }
 
   // ----- object events -----
@@ -191,12 +186,7 @@ export class WorkloadIndex {
   private definitionChanged(cluster: string, uid: string, obj: KubeObject | null): void {
     const before = this.definitions.clusterEntry(cluster, uid);
     const entry = obj ? entryFromClusterObject(cluster, obj) : null;
-    // A changed definition starts with a clean record (and out of quarantine); the same content
-    // (a new resourceVersion, a relist) keeps its record.
-    if (!(before && entry && before.content === entry.content && before.name === entry.name)) {
-      for (const e of [before, entry]) if (e) this.health.forgetDefinition(cluster, e);
-      if (entry) this.health.loaded(cluster, entry, entry.content);
-    }
+    this.health.replaced(cluster, before ?? null, entry);
     this.definitions.setClusterDefinition(cluster, uid, entry);
     this.recomputeCluster(cluster);
     this.onDefinitionsChanged?.(cluster);
@@ -244,11 +234,7 @@ export class WorkloadIndex {
     const changed = changedKinds(c.health, health);
     c.health = new Map(health);
     if (changed.size === 0) return [];
-    // From the row as resolved: what staleness marks (stale, unknown figures) is derived anew.
-    return redecorate(this.rows, cluster, c, (built, row) => {
-      const next = decoratedRow(built, c);
-      return JSON.stringify(next.stale) !== JSON.stringify(row.stale) || next.gpus !== row.gpus || next.pods !== row.pods ? next : row;
-    });
+    return redecorate(this.rows, cluster, c, stalenessAnew(c));
   }
 
   /**
@@ -258,13 +244,12 @@ export class WorkloadIndex {
   setUsage(cluster: string, snap: UsageSnapshot): RowDelta[] {
     const c = this.cluster(cluster);
     c.usage = snap;
-    return redecorate(this.rows, cluster, c, (built, row) => (built.holders.length === 0 ? row : withUsage(row, built, c)));
+    return redecorate(this.rows, cluster, c, (built, row) => withUsage(row, built, c));
   }
 
   /** A cluster's readings and how many of its GPU pods they cover. */
   usage(cluster: string): { snapshot: UsageSnapshot | null; coverage: { gpuPods: number; withMetrics: number } } {
-    const c = this.clusters.get(cluster);
-    return { snapshot: c?.usage ?? null, coverage: usageCoverage(c) };
+    return { snapshot: this.clusters.get(cluster)?.usage ?? null, coverage: usageCoverage(this.clusters.get(cluster)) };
   }
 
   /** The GPU pods of a row as last resolved (for the detail page's figures). */

@@ -6,6 +6,9 @@ import type { Edge, Node, NodeProps } from '@xyflow/react';
 import { createContext, memo, useContext, useEffect, useMemo } from 'react';
 import { useResolvedTheme } from '../ui/ThemeToggle.tsx';
 import type { GraphModel, GraphNode, Tone } from './build-graph.ts';
+import { formatGpus } from '../../lib/format/gpus.ts';
+import { formatPercent } from '../../lib/rows/index.ts';
+import { naReason, utilTone, type UtilTone } from '../usage/usage-text.ts';
 import { layoutLeftToRight } from './layout.ts';
 import { NODE_SIZE } from './node-size.ts';
 
@@ -29,6 +32,39 @@ const COUNT_BAR: Array<[keyof NonNullable<GraphNode['counts']>, string]> = [
 
 type FlowNode = Node<GraphNode & Record<string, unknown>, 'wm'>;
 
+const UTIL_BADGE: Record<UtilTone, string> = {
+  na: 'bg-slate-200 text-slate-500 dark:bg-slate-700 dark:text-slate-400',
+  under: 'bg-amber-200 text-amber-900 dark:bg-amber-900 dark:text-amber-100',
+  ok: 'bg-emerald-200 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100',
+  saturated: 'bg-violet-200 text-violet-900 dark:bg-violet-900 dark:text-violet-100',
+};
+
+/** `utilization 45%, 4 GPUs idle` for the node's title and accessible name; empty without usage. */
+export function nodeUsageText(n: GraphNode): string {
+  const u = n.usage;
+  if (!u) return '';
+  const f = u.figures;
+  const util = f.utilization === null ? `utilization n/a (${naReason({ source: u.source, pods: f.pods })})` : `utilization ${formatPercent(f.utilization)}`;
+  return f.idle ? `${util}, ${formatGpus(f.idle)} GPU${f.idle === 1 ? '' : 's'} idle` : util;
+}
+
+/** The node's utilization: a percent coloured like the table's bars, and an idle mark. */
+function UtilBadges({ usage }: { usage: NonNullable<GraphNode['usage']> }) {
+  const f = usage.figures;
+  return (
+    <>
+      <span className={`shrink-0 rounded px-1 text-[10px] font-semibold tabular-nums ${UTIL_BADGE[utilTone(f.utilization)]}`} data-testid="node-util">
+        {formatPercent(f.utilization)}
+      </span>
+      {f.idle !== null && f.idle > 0 && (
+        <span className="shrink-0 rounded bg-amber-500 px-1 text-[10px] font-semibold text-white" data-testid="node-idle">
+          idle
+        </span>
+      )}
+    </>
+  );
+}
+
 const ToggleContext = createContext<((key: string) => void) | null>(null);
 
 const WmNode = memo(function WmNode({ data }: NodeProps<FlowNode>) {
@@ -41,7 +77,7 @@ const WmNode = memo(function WmNode({ data }: NodeProps<FlowNode>) {
       style={{ width: size.width, height: size.height, borderLeftColor: STRIPE[data.tone] }}
       data-node-type={data.type}
       data-testid={`node-${data.id}`}
-      title={`${data.title}\n${data.subtitle}${data.gpuHint ? `\nGPUs: ${data.gpuHint}` : ''}\nStatus: ${TONE_WORD[data.tone]}`}
+      title={`${data.title}\n${data.subtitle}${data.gpuHint ? `\nGPUs: ${data.gpuHint}` : ''}${data.usage ? `\n${nodeUsageText(data)}` : ''}\nStatus: ${TONE_WORD[data.tone]}`}
     >
       <Handle type="target" position={Position.Left} className="!h-1 !w-1 !min-w-0 !border-0 !bg-slate-400" isConnectable={false} />
       <div className="flex items-center gap-1">
@@ -51,6 +87,7 @@ const WmNode = memo(function WmNode({ data }: NodeProps<FlowNode>) {
             {data.gpus} GPU
           </span>
         )}
+        {data.usage && <UtilBadges usage={data.usage} />}
       </div>
       <div className="truncate text-[11px] font-normal text-slate-600 dark:text-slate-300">{data.subtitle}</div>
       {counts && counts.total > 0 && (
@@ -109,7 +146,7 @@ function Inner({ model, onToggle, label, className }: FlowGraphProps) {
       selectable: false,
       width: NODE_SIZE[n.type].width,
       height: NODE_SIZE[n.type].height,
-      ariaLabel: `${n.type} ${n.title}: ${n.subtitle}${n.gpus ? `, ${n.gpus} GPUs` : ''}`,
+      ariaLabel: `${n.type} ${n.title}: ${n.subtitle}${n.gpus ? `, ${n.gpus} GPUs` : ''}${n.usage ? `, ${nodeUsageText(n)}` : ''}`,
     }));
     const edges: Edge[] = model.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, type: 'smoothstep', focusable: false, selectable: false }));
     return { nodes, edges, fitKey: model.nodes.map((n) => n.id).join('|') };

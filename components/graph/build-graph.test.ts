@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { EMPTY_TOGGLE, buildGraph, emptyParts, groupTone, podTone } from './build-graph.ts';
 import type { TreeComponent, WorkloadTree } from '../../contract/index.ts';
 import { layoutLeftToRight } from './layout.ts';
-import { jobSetTree, podTree, pod } from './test-trees.ts';
+import { jobSetTree, jobSetUsage, podTree, pod } from './test-trees.ts';
 
 test('a JobSet: workload → replicatedjob → leader/worker instances → pods, with GPUs', () => {
   const g = buildGraph(jobSetTree(1, 2), 'Running');
@@ -178,4 +178,21 @@ test('an instance that asks for no pods and has none is hidden in a component th
   const idle = jobSetTree(0, 0);
   assert.deepEqual([...emptyParts(idle).components], ['replicatedjob']);
   assert.deepEqual(buildGraph(idle, 'Suspended').nodes.map((n) => n.id), ['workload', EMPTY_TOGGLE]);
+});
+
+test('utilization sits on the nodes that show GPUs: workload, component, instances, pods and a collapsed group', () => {
+  const usage = jobSetUsage();
+  const m = buildGraph(jobSetTree(1, 2), 'Running', { usage });
+  const util = (id: string) => m.nodes.find((n) => n.id === id)?.usage?.figures.utilization;
+  assert.equal(util('workload'), 66.7);
+  assert.equal(util('i:replicatedjob/leader'), 0);
+  assert.equal(util('i:replicatedjob/worker'), 100);
+  // The component adds its instances up, weighted by what is measured.
+  assert.equal(util('c:replicatedjob'), 66.7);
+  assert.equal(util('p:team-a/train-leader-0'), 0);
+  assert.equal(m.nodes.find((n) => n.id === 'p:team-a/train-leader-0')?.usage?.source, 'exporters');
+  // Nothing without usage, and nothing on nodes that hold no GPUs.
+  assert.equal(buildGraph(jobSetTree(1, 2), 'Running').nodes.some((n) => n.usage), false);
+  const collapsed = buildGraph(jobSetTree(1, 20), 'Running', { usage });
+  assert.equal(collapsed.nodes.find((n) => n.id === 'pods:i:replicatedjob/worker')?.usage?.figures.utilization, 100);
 });

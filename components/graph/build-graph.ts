@@ -4,7 +4,8 @@
  * pods no component claims hang off a separate "unmatched" node. Components and instances with nothing
  * to show (no object, no pod, none asked for) are hidden behind one "N empty components" node.
  */
-import type { GpuFigures, GpuTotal, TreeInstance, TreePod, WorkloadStatusName, WorkloadTree } from '../../contract/index.ts';
+import type { GpuFigures, GpuTotal, TreeInstance, TreePod, UsageFigures, UsageSourceKind, WorkloadStatusName, WorkloadTree, WorkloadUsage } from '../../contract/index.ts';
+import { combineFigures } from '../usage/usage-text.ts';
 
 export type Tone = 'ok' | 'warn' | 'wait' | 'bad' | 'done' | 'idle';
 export type NodeType = 'workload' | 'component' | 'instance' | 'pods' | 'pod' | 'unmatched';
@@ -38,6 +39,11 @@ export interface GraphNode {
   expanded?: boolean;
   /** The toggle's words, when not the pods' own ("Show 20 pods", "Collapse pods"). */
   toggleLabel?: string;
+  /**
+   * Utilization of the allocated GPUs behind the node (workload, role, instance, pod), where GPU
+   * figures are shown and some are allocated; its null figures are "n/a".
+   */
+  usage?: { figures: UsageFigures; source: UsageSourceKind };
 }
 
 export interface GraphEdge {
@@ -58,6 +64,8 @@ export interface BuildOptions {
   expanded?: ReadonlySet<string>;
   /** Show components and instances that have nothing to show (default: EMPTY_TOGGLE in `expanded`). */
   showEmpty?: boolean;
+  /** The workload's utilization (`detail.usage`): shown on the nodes that show GPUs. */
+  usage?: WorkloadUsage | null;
 }
 
 /** The toggle key of the "N empty components" node. */
@@ -215,6 +223,12 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
 
   const root = tree.components.find((c) => c.parent === null) ?? null;
   const allPods = [...tree.pods];
+  // Utilization per node id, recorded as the nodes are made and attached at the end (only where GPUs show).
+  const u = o.usage ?? null;
+  const usageAt = new Map<string, UsageFigures | null>();
+  const instanceUsage = (component: string, instance: string) => u?.instances.find((i) => i.component === component && i.instance === instance)?.figures ?? null;
+  const podUsage = (p: TreePod) => u?.pods[p.name]?.figures ?? null;
+  usageAt.set('workload', u?.workload ?? null);
   nodes.push({
     id: 'workload',
     type: 'workload',
@@ -248,6 +262,7 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
         ...(c.hasPodDefinition || pods.length ? figuresOnNode(c.gpus) : { gpus: null, gpuHint: '' }),
       });
       edge(nodeOfComponent(c.parent), cid);
+      usageAt.set(cid, u ? combineFigures(u.instances.filter((i) => i.component === c.name).map((i) => i.figures)) : null);
     }
     const showInstances = c.instances.filter((i) => i.id !== '' && !(c.instances.length === 1 && i.id === c.name));
     if (showInstances.length === 0) holderFigures.set(cid, c.gpus);
@@ -272,6 +287,7 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
         ...figuresOnNode(inst.gpus),
       });
       holderFigures.set(iid, inst.gpus);
+      usageAt.set(iid, instanceUsage(c.name, inst.id));
       edge(cid, iid);
       holderOf.set(key(c.name, inst.id), iid);
     }
@@ -298,6 +314,7 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
       ...figuresOnNode(tree.unmatchedGpus),
     });
     holderFigures.set('unmatched', tree.unmatchedGpus);
+    usageAt.set('unmatched', combineFigures(tree.unmatchedPods.map(podUsage).filter((f): f is UsageFigures => f !== null)));
     emitPods('unmatched', tree.unmatchedPods, 'u');
   }
 
@@ -317,6 +334,12 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
       expanded: showEmpty,
       toggleLabel: showEmpty ? `Hide ${what}` : `Show ${what}`,
     });
+  }
+  if (u) {
+    for (const n of nodes) {
+      const f = usageAt.get(n.id);
+      if (f && n.gpus !== null && f.allocated > 0) n.usage = { figures: f, source: u.source };
+    }
   }
   return { nodes, edges };
 
@@ -344,6 +367,7 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
           toggle,
           expanded: false,
         });
+        usageAt.set(id, usageAt.get(holder) ?? null);
         edge(holder, id);
         return;
       }
@@ -360,6 +384,7 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
         gpus: g ? round(g) : null,
         gpuHint: resourcesText({ total: g, byResource: p.gpus }),
       });
+      usageAt.set(id, podUsage(p));
       edge(holder, id);
     }
   }

@@ -1,5 +1,5 @@
 /** Workload trees for the graph and panel unit tests. */
-import type { GpuFigures, GpuTotal, TreePod, WorkloadTree } from '../../contract/index.ts';
+import type { GpuFigures, GpuTotal, TreePod, UsageFigures, WorkloadTree, WorkloadUsage } from '../../contract/index.ts';
 
 export function pod(name: string, component: string | null, instance: string | null, gpus = 4, phase = 'Running', ready = true): TreePod {
   return {
@@ -73,5 +73,35 @@ export function podTree(): WorkloadTree {
     gang: [],
     errors: [],
     warnings: [],
+  };
+}
+
+/** Utilization figures with every field defaulted to "no readings". */
+export function usageFigures(o: Partial<UsageFigures> = {}): UsageFigures {
+  return { allocated: 0, measured: 0, utilization: null, used: null, memory: null, idle: null, idleSince: null, pods: { gpu: 0, withMetrics: 0 }, ...o };
+}
+
+const GiB = 1024 ** 3;
+
+/** `jobSetTree(1, 2)`'s utilization: the leader idle at 0 %, the workers saturated. */
+export function jobSetUsage(): WorkloadUsage {
+  const leader = usageFigures({ allocated: 4, measured: 4, utilization: 0, used: 0, memory: { usedBytes: 8 * GiB, totalBytes: 320 * GiB }, idle: 4, idleSince: '2026-01-01T00:00:00Z', pods: { gpu: 1, withMetrics: 1 } });
+  const worker = usageFigures({ allocated: 8, measured: 8, utilization: 100, used: 8, memory: { usedBytes: 600 * GiB, totalBytes: 640 * GiB }, idle: 0, pods: { gpu: 2, withMetrics: 2 } });
+  const pod = (f: UsageFigures) => ({ figures: { ...f, allocated: 4, measured: 4, used: (f.utilization! * 4) / 100, idle: f.idle ? 4 : 0, pods: { gpu: 1, withMetrics: 1 } }, gpus: [] });
+  return {
+    source: 'exporters',
+    at: '2026-01-01T01:00:00Z',
+    idle: { thresholdPercent: 5, windowSeconds: 900 },
+    history: false,
+    workload: usageFigures({ allocated: 12, measured: 12, utilization: 66.7, used: 8, memory: { usedBytes: 608 * GiB, totalBytes: 960 * GiB }, idle: 4, idleSince: '2026-01-01T00:00:00Z', pods: { gpu: 3, withMetrics: 3 } }),
+    roles: [
+      { name: 'leader', figures: leader },
+      { name: 'worker', figures: worker },
+    ],
+    instances: [
+      { component: 'replicatedjob', instance: 'leader', figures: leader },
+      { component: 'replicatedjob', instance: 'worker', figures: worker },
+    ],
+    pods: { 'train-leader-0': pod(leader), 'train-worker-0': pod(worker), 'train-worker-1': pod(worker) },
   };
 }

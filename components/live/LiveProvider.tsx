@@ -138,6 +138,17 @@ export function useLiveRow(id: string): { row: WorkloadRow | undefined; hasSnaps
   return { row, hasSnapshot };
 }
 
+/** The clusters' states (and utilization sources); re-renders only when they change, not on every row. */
+export function useLiveClusters(): ClusterInfo[] {
+  const live = useLive();
+  return useSyncExternalStore(
+    (fn) => live.store.subscribe(fn),
+    () => live.store.clusters,
+    () => NO_CLUSTERS,
+  );
+}
+const NO_CLUSTERS: ClusterInfo[] = [];
+
 export function useConnection(): { state: ConnectionState | null; hasSnapshot: boolean } {
   const live = useContext(LiveContext);
   const state = useSyncExternalStore(

@@ -1,8 +1,10 @@
 import Link from 'next/link';
-import type { GpuCapacity, NodeGroup, NodeSummary } from '../../contract/index.ts';
+import { Fragment } from 'react';
+import type { ClusterUsage, GpuCapacity, NodeGroup, NodeSummary } from '../../contract/index.ts';
 import { formatGpus } from '../../lib/format/gpus.ts';
 import { amountsText, gpuResources } from '../workloads/format.ts';
 import { workloadHref } from '../workloads/workload-href.ts';
+import { NodeGpuGrid } from './NodeGpuGrid.tsx';
 
 const th = 'px-2 py-1.5 text-left text-xs font-medium uppercase text-slate-500 dark:text-slate-400';
 const td = 'px-2 py-1.5 align-top';
@@ -101,8 +103,8 @@ export function groupTitle(g: Pick<NodeGroup, 'product' | 'pool'>): string {
   return `${g.product ?? 'Unknown GPU product'}${g.pool ? ` · ${g.pool.value}` : ''}`;
 }
 
-/** One product × pool group: its totals and a row per node. */
-export function NodeGroupTable({ group, nodes, id }: { group: NodeGroup; nodes: NodeSummary[]; id: string }) {
+/** One product × pool group: its totals and a row per node, each with its GPUs' utilization beneath. */
+export function NodeGroupTable({ group, nodes, id, usage, now }: { group: NodeGroup; nodes: NodeSummary[]; id: string; usage?: ClusterUsage; now: number }) {
   const t = group.total;
   return (
     <section aria-labelledby={id} className="rounded-lg border border-slate-200 dark:border-slate-800" data-testid="node-group">
@@ -130,7 +132,8 @@ export function NodeGroupTable({ group, nodes, id }: { group: NodeGroup; nodes: 
           </thead>
           <tbody>
             {nodes.map((node) => (
-              <tr key={node.name} className="border-t border-slate-100 dark:border-slate-800" data-testid="node-row" data-node={node.name}>
+              <Fragment key={node.name}>
+              <tr className="border-t border-slate-100 dark:border-slate-800" data-testid="node-row" data-node={node.name}>
                 <td className={`${td} font-mono text-xs`}>
                   {node.name}
                   {node.unreadable.length > 0 && (
@@ -158,6 +161,12 @@ export function NodeGroupTable({ group, nodes, id }: { group: NodeGroup; nodes: 
                   <Workloads node={node} />
                 </td>
               </tr>
+              <tr data-testid="node-gpu-row" data-node={node.name}>
+                <td colSpan={7} className="px-2 pb-2">
+                  <NodeGpuGrid node={node} usage={usage} now={now} />
+                </td>
+              </tr>
+              </Fragment>
             ))}
           </tbody>
         </table>

@@ -6,6 +6,9 @@ import { formatGpus } from '../../lib/format/gpus.ts';
 import { EMPTY_FILTER, encodeNodeFilter, filterGroups, hasNodeFilters, parseNodeFilter, resourcesOf, type NodeFilter } from './node-filter.ts';
 import { NodeGroupTable } from './NodeGroupTable.tsx';
 import { useNodes } from './use-nodes.ts';
+import { useLiveClusters, useNow } from '../live/LiveProvider.tsx';
+import { ClusterUsageSummary } from '../usage/ClusterUsageSummary.tsx';
+import type { ClusterUsage } from '../../contract/index.ts';
 
 const input =
   'h-8 rounded-md border border-slate-300 bg-white px-2 text-sm placeholder:text-slate-400 focus:border-sky-500 focus:outline-none focus:ring-2 focus:ring-sky-500/30 dark:border-slate-700 dark:bg-slate-900';
@@ -45,7 +48,7 @@ function listingText(what: string, l: Listing): string | null {
   }
 }
 
-function ClusterHeader({ c }: { c: ClusterNodes }) {
+function ClusterHeader({ c, usage, now }: { c: ClusterNodes; usage?: ClusterUsage; now: number }) {
   const nodes = listingText('Nodes', c.nodesListing);
   const pods = listingText('Pods', c.podsListing);
   const gpuNodes = c.groups.reduce((a, g) => a + g.nodes.length, 0);
@@ -70,6 +73,7 @@ function ClusterHeader({ c }: { c: ClusterNodes }) {
           <span>GPU capacity unknown</span>
         )}
       </div>
+      {usage && <ClusterUsageSummary usage={usage} now={now} />}
       {[nodes, pods].filter(Boolean).map((t) => (
         <p key={t} role="status" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
           {t}
@@ -92,6 +96,9 @@ export function NodesView({ initialQuery }: { initialQuery: string }) {
   const [minDraft, setMinDraft] = useState(filter.minFree === null ? '' : String(filter.minFree));
   useEffect(() => setMinDraft(filter.minFree === null ? '' : String(filter.minFree)), [filter.minFree]);
   const query = useNodes();
+  const liveClusters = useLiveClusters();
+  const now = useNow(5000);
+  const usageOf = (cluster: string) => liveClusters.find((x) => x.name === cluster)?.usage;
   const clusters = useMemo(() => query.data?.clusters ?? [], [query.data]);
   const resources = useMemo(() => resourcesOf(clusters), [clusters]);
   const shown = useMemo(() => clusters.map((c) => ({ c, groups: filterGroups(c, filter) })), [clusters, filter]);
@@ -184,7 +191,7 @@ export function NodesView({ initialQuery }: { initialQuery: string }) {
       ) : (
         shown.map(({ c, groups }, ci) => (
           <div key={c.cluster} className="flex flex-col gap-2" data-testid="cluster-nodes">
-            <ClusterHeader c={c} />
+            <ClusterHeader c={c} usage={usageOf(c.cluster)} now={now} />
             {groups.length === 0 ? (
               c.total && (
                 <p role="status" className="p-4 text-center text-sm text-slate-500">
@@ -192,7 +199,7 @@ export function NodesView({ initialQuery }: { initialQuery: string }) {
                 </p>
               )
             ) : (
-              groups.map((g, gi) => <NodeGroupTable key={`${g.group.product}/${g.group.pool?.value ?? ''}`} group={g.group} nodes={g.nodes} id={`node-group-${ci}-${gi}`} />)
+              groups.map((g, gi) => <NodeGroupTable key={`${g.group.product}/${g.group.pool?.value ?? ''}`} group={g.group} nodes={g.nodes} id={`node-group-${ci}-${gi}`} usage={usageOf(c.cluster)} now={now} />)
             )}
           </div>
         ))

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { ClustersMenu } from './ClustersMenu.tsx';
 import { ConnectionIndicator } from './ConnectionIndicator.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 
@@ -36,6 +37,7 @@ export function AppHeader() {
       </nav>
       <div className="ml-auto flex items-center gap-3">
         <ConnectionIndicator />
+        <ClustersMenu />
         <ThemeToggle />
       </div>
     </header>

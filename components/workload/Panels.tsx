@@ -1,12 +1,14 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import type { ReactNode } from 'react';
-import type { EngineError, WorkloadTree } from '../../contract/index.ts';
+import type { EngineError, WorkloadTree, WorkloadUsage } from '../../contract/index.ts';
+import { useNow } from '../live/LiveProvider.tsx';
 import { WindowedList } from '../ui/WindowedList.tsx';
 import { formatGpus } from '../../lib/format/gpus.ts';
 import { definitionHref } from '../workloads/workload-href.ts';
 import { gpuByResource, podRows, roleRows, visibleRoles } from './detail-model.ts';
 import { gangRows, summariseGangs, summaryText, type GangRow } from './gang-summary.ts';
+import { PodUsageCells } from './PodUsageCells.tsx';
 
 export function Panel({ title, children, actions, id }: { title: string; children: ReactNode; actions?: ReactNode; id?: string }) {
   return (
@@ -181,7 +183,7 @@ export function RolesPanel({ tree }: { tree: WorkloadTree }) {
   );
 }
 
-const POD_COLS = 'minmax(200px,2fr) minmax(90px,1fr) 110px 60px minmax(120px,1.2fr) minmax(90px,1fr) 70px';
+const POD_COLS = 'minmax(200px,2fr) minmax(90px,1fr) 110px 60px minmax(120px,1.2fr) minmax(90px,1fr) 90px 90px 80px 70px';
 const PHASE_TONE: Record<string, string> = {
   Running: 'text-emerald-700 dark:text-emerald-400',
   Pending: 'text-sky-700 dark:text-sky-400',
@@ -189,11 +191,13 @@ const PHASE_TONE: Record<string, string> = {
   Succeeded: 'text-indigo-700 dark:text-indigo-400',
 };
 
-export function PodsPanel({ tree }: { tree: WorkloadTree }) {
+/** The workload's pods; with `usage`, each GPU pod's utilization, memory and idle state (per GPU on hover). */
+export function PodsPanel({ tree, usage }: { tree: WorkloadTree; usage: WorkloadUsage | null }) {
+  const now = useNow(30_000);
   const rows = podRows(tree);
   const header = (
     <div role="row" className="grid items-center gap-2 border-b border-slate-200 bg-slate-50 px-2 dark:border-slate-800 dark:bg-slate-900" style={{ gridTemplateColumns: POD_COLS, height: 30 }}>
-      {['Pod', 'Role', 'Phase', 'Ready', 'Node', 'GPUs', 'Restarts'].map((h) => (
+      {['Pod', 'Role', 'Phase', 'Ready', 'Node', 'GPUs', 'Util', 'GPU mem', 'Idle', 'Restarts'].map((h) => (
         <div key={h} role="columnheader" className="text-xs font-medium uppercase text-slate-500 dark:text-slate-400">
           {h}
         </div>
@@ -237,6 +241,7 @@ export function PodsPanel({ tree }: { tree: WorkloadTree }) {
                 <div role="cell" className="truncate tabular-nums" title={Object.keys(r.pod.gpus).join(', ')}>
                   {r.gpus}
                 </div>
+                <PodUsageCells entry={usage?.pods[r.pod.name]} source={usage?.source ?? 'none'} now={now} />
                 <div role="cell" className={`tabular-nums ${r.pod.restarts > 0 ? 'text-amber-700 dark:text-amber-400' : ''}`}>
                   {r.pod.restarts}
                 </div>

@@ -18,6 +18,7 @@ import { tableHref } from '../workloads/last-view.ts';
 import { keyId, workloadApi } from '../workloads/workload-href.ts';
 import type { WorkloadKey } from '../workloads/workload-href.ts';
 import { DefinitionPanel, GangPanel, GpuPanel, Panel, PodsPanel, RolesPanel, StatusPanel } from './Panels.tsx';
+import { UsagePanel } from './UsagePanel.tsx';
 
 type Detail = WorkloadDetailPayload;
 
@@ -102,7 +103,7 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
 
   const data = query.data;
   const status = row?.status ?? data?.row.status ?? 'Undefined';
-  const model = useMemo(() => (data ? buildGraph(data.tree, status, { expanded }) : null), [data, status, expanded]);
+  const model = useMemo(() => (data ? buildGraph(data.tree, status, { expanded, usage: data.usage }) : null), [data, status, expanded]);
   const onToggle = useCallback((key: string) => {
     setExpanded((s) => {
       const n = new Set(s);
@@ -183,8 +184,9 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
           <DefinitionPanel definition={data.definition} cluster={shown.cluster} />
         </div>
       </div>
+      <UsagePanel tree={tree} usage={data.usage ?? null} api={url} />
       <RolesPanel tree={tree} />
-      <PodsPanel tree={tree} />
+      <PodsPanel tree={tree} usage={data.usage ?? null} />
       <OwnershipPanel detail={data} />
       <GangPanel tree={tree} />
       <Panel title="Root object (YAML)" id="panel-yaml">

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import type { RefObject } from 'react';
 import { FacetMenu } from '../ui/FacetMenu.tsx';
 import type { FacetOption } from '../ui/FacetMenu.tsx';
-import { clearFilters, compileCelFilter, hasFilters, type CelOutcome, type GpuField, type GpuPreset, type RowQuery as ViewState } from '../../lib/rows/index.ts';
+import { clearFilters, compileCelFilter, hasFilters, UNDERUSED_PERCENT, type CelOutcome, type GpuField, type GpuPreset, type RowQuery as ViewState } from '../../lib/rows/index.ts';
 
 export interface Facets {
   status: FacetOption[];
@@ -18,13 +18,15 @@ const input =
 const chip = (on: boolean) =>
   `h-8 rounded-md border px-2 text-sm ${on ? 'border-sky-500 bg-sky-600 text-white' : 'border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800'}`;
 
-function NumberBox({ label, value, onCommit }: { label: string; value: number | null; onCommit(n: number | null): void }) {
+/** A number field that commits on every valid keystroke (0..max); an invalid draft stays in the box, uncommitted. */
+function NumberBox({ label, value, onCommit, max }: { label: string; value: number | null; onCommit(n: number | null): void; max?: number }) {
   const [draft, setDraft] = useState(value === null ? '' : String(value));
   useEffect(() => setDraft(value === null ? '' : String(value)), [value]);
   return (
     <input
       type="number"
       min={0}
+      max={max}
       step="any"
       inputMode="decimal"
       aria-label={label}
@@ -35,7 +37,7 @@ function NumberBox({ label, value, onCommit }: { label: string; value: number | 
         setDraft(e.target.value);
         const t = e.target.value.trim();
         if (t === '') onCommit(null);
-        else if (Number.isFinite(Number(t)) && Number(t) >= 0) onCommit(Number(t));
+        else if (Number.isFinite(Number(t)) && Number(t) >= 0 && (max === undefined || Number(t) <= max)) onCommit(Number(t));
       }}
     />
   );
@@ -93,11 +95,24 @@ export function FilterBar({ view, setView, facets, cel, searchRef }: { view: Vie
           <span className="text-slate-400" aria-hidden="true">–</span>
           <NumberBox label="Maximum GPUs" value={view.maxGpus} onCommit={(maxGpus) => patch({ maxGpus })} />
         </fieldset>
+        <fieldset className="flex items-center gap-1 rounded-md border border-slate-200 px-1.5 py-0.5 dark:border-slate-700" title="Average utilization of the allocated GPUs; workloads without readings are in no range">
+          <legend className="sr-only">Utilization range</legend>
+          <span className="text-xs text-slate-500 dark:text-slate-400">Util %</span>
+          <NumberBox label="Minimum utilization %" max={100} value={view.minUtil} onCommit={(minUtil) => patch({ minUtil })} />
+          <span className="text-slate-400" aria-hidden="true">–</span>
+          <NumberBox label="Maximum utilization %" max={100} value={view.maxUtil} onCommit={(maxUtil) => patch({ maxUtil })} />
+        </fieldset>
         <button type="button" className={chip(view.preset === 'using')} aria-pressed={view.preset === 'using'} onClick={() => preset('using')} title="Workloads holding at least one GPU">
           Using GPUs
         </button>
         <button type="button" className={chip(view.preset === 'waiting')} aria-pressed={view.preset === 'waiting'} onClick={() => preset('waiting')} title="Requested more GPUs than are allocated (pods waiting to be scheduled)">
           Waiting for GPUs
+        </button>
+        <button type="button" className={chip(view.preset === 'idle')} aria-pressed={view.preset === 'idle'} onClick={() => preset('idle')} title="Workloads holding GPUs that stayed below the idle threshold for the whole idle window (workloads without readings are not idle: unknown)">
+          Idle GPUs
+        </button>
+        <button type="button" className={chip(view.preset === 'underused')} aria-pressed={view.preset === 'underused'} onClick={() => preset('underused')} title={`Workloads whose allocated GPUs average below ${UNDERUSED_PERCENT}% utilization (workloads without readings are left out)`}>
+          Underused (&lt; {UNDERUSED_PERCENT}%)
         </button>
         <button
           type="button"
@@ -173,7 +188,7 @@ export function FilterBar({ view, setView, facets, cel, searchRef }: { view: Vie
               </p>
             ) : (
               <p className="text-slate-500 dark:text-slate-400">
-                Enter applies. Variables: <code>name</code>, <code>ns</code> (namespace), <code>kind</code>, <code>cluster</code>, <code>status</code>, <code>gpus.allocated|requested|desired</code>, <code>gpus.byResource</code>, <code>pods.ready|total</code>, <code>roles</code>, <code>age</code> (seconds), <code>createdAt</code>, <code>now</code>, <code>self</code>.
+                Enter applies. Variables: <code>name</code>, <code>ns</code> (namespace), <code>kind</code>, <code>cluster</code>, <code>status</code>, <code>gpus.allocated|requested|desired</code>, <code>gpus.byResource</code>, <code>pods.ready|total</code>, <code>roles</code>, <code>utilization</code> (percent, null without readings), <code>idleGpus</code>, <code>usage</code>, <code>age</code> (seconds), <code>createdAt</code>, <code>now</code>, <code>self</code>.
               </p>
             )}
           </div>

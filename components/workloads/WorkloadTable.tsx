@@ -2,11 +2,13 @@
 
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
-import type { WorkloadRow } from '../../contract/index.ts';
+import type { ClusterUsage, WorkloadRow } from '../../contract/index.ts';
 import { KindIcon } from '../ui/KindIcon.tsx';
 import { StatusBadge } from '../ui/StatusBadge.tsx';
 import { anchorAt, restoreAnchor, revealScrollTop, visibleRange } from '../ui/virtual-window.ts';
 import { GpuCell } from './GpuCell.tsx';
+import { gridMinWidth } from './grid-width.ts';
+import { IdleCell, MemoryCell, UtilCell } from './UsageCells.tsx';
 import { tableColumns, type RowColumn, type SortKey, type SortOrder } from '../../lib/rows/index.ts';
 import { workloadHref } from './workload-href.ts';
 
@@ -15,6 +17,8 @@ const HEADER_HEIGHT = 36;
 // The table shows the CLI's default columns (with namespace and cluster) and the utilization ones.
 const TABLE_COLUMNS = tableColumns();
 const GRID = TABLE_COLUMNS.map((c) => c.width).join(' ');
+// Rows are `gap-3` (12px) and `px-3` (24px): below this width the columns scroll sideways with the header.
+const MIN_WIDTH = gridMinWidth(TABLE_COLUMNS.map((c) => c.width), 12, 24);
 
 function SortButton({ k, label, title, sort, order, onSort }: { k: SortKey; label: string; title?: string; sort: SortKey; order: SortOrder; onSort(k: SortKey): void }) {
   const on = sort === k;
@@ -41,7 +45,7 @@ function ownershipText(o: WorkloadRow['ownership']): string {
 }
 
 /** One cell: the column's text, with a richer rendering where the table has one (badge, bar, link). */
-function Cell({ column, row, now, href }: { column: RowColumn; row: WorkloadRow; now: number; href: string }) {
+function Cell({ column, row, now, href, cluster }: { column: RowColumn; row: WorkloadRow; now: number; href: string; cluster?: ClusterUsage }) {
   const muted = 'truncate text-slate-600 dark:text-slate-300';
   switch (column.key) {
     case 'kind':
@@ -94,6 +98,12 @@ function Cell({ column, row, now, href }: { column: RowColumn; row: WorkloadRow;
           <GpuCell gpus={row.gpus} />
         </div>
       );
+    case 'util':
+      return <UtilCell row={row} cluster={cluster} />;
+    case 'memory':
+      return <MemoryCell row={row} cluster={cluster} />;
+    case 'idle':
+      return <IdleCell row={row} cluster={cluster} now={now} />;
     case 'pods':
       return (
         row.pods.unknown ? (
@@ -130,7 +140,7 @@ function Cell({ column, row, now, href }: { column: RowColumn; row: WorkloadRow;
   }
 }
 
-const Row = memo(function Row({ row, index, active, now, onPick }: { row: WorkloadRow; index: number; active: boolean; now: number; onPick(index: number, open: boolean): void }) {
+const Row = memo(function Row({ row, index, active, now, onPick, cluster }: { row: WorkloadRow; index: number; active: boolean; now: number; onPick(index: number, open: boolean): void; cluster?: ClusterUsage }) {
   const href = workloadHref(row);
   return (
     <div
@@ -149,7 +159,7 @@ const Row = memo(function Row({ row, index, active, now, onPick }: { row: Worklo
       style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT, gridTemplateColumns: GRID }}
     >
       {TABLE_COLUMNS.map((c) => (
-        <Cell key={c.key} column={c} row={row} now={now} href={href} />
+        <Cell key={c.key} column={c} row={row} now={now} href={href} cluster={cluster} />
       ))}
     </div>
   );
@@ -167,9 +177,11 @@ export interface WorkloadTableProps {
   /** Shown instead of rows (loading, empty, no match). */
   placeholder?: ReactNode;
   label: string;
+  /** Each cluster's utilization source, by name: why a row's utilization is "n/a". */
+  clusterUsage?: ReadonlyMap<string, ClusterUsage>;
 }
 
-export function WorkloadTable({ rows, sort, order, onSort, onOpen, now, resetKey, placeholder, label }: WorkloadTableProps) {
+export function WorkloadTable({ rows, sort, order, onSort, onOpen, now, resetKey, placeholder, label, clusterUsage }: WorkloadTableProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(800);
@@ -273,7 +285,7 @@ export function WorkloadTable({ rows, sort, order, onSort, onOpen, now, resetKey
   const pool = Math.ceil(Math.max(0, viewport) / ROW_HEIGHT) + 2 + 2 * OVERSCAN;
   const visible: ReactNode[] = [];
   for (let i = range.start; i < range.end; i++) {
-    visible.push(<Row key={i % pool} row={rows[i]} index={i} active={i === activeIndex} now={now} onPick={pick} />);
+    visible.push(<Row key={i % pool} row={rows[i]} index={i} active={i === activeIndex} now={now} onPick={pick} cluster={clusterUsage?.get(rows[i].cluster)} />);
   }
   const activeRendered = activeIndex >= range.start && activeIndex < range.end;
 
@@ -295,7 +307,7 @@ export function WorkloadTable({ rows, sort, order, onSort, onOpen, now, resetKey
       data-rows={rows.length}
       className="relative min-h-0 flex-1 overflow-auto rounded-lg border border-slate-200 bg-white [overflow-anchor:none] focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-slate-800 dark:bg-slate-950"
     >
-      <div className="min-w-[1180px]">
+      <div style={{ minWidth: MIN_WIDTH }}>
         <div
           role="row"
           aria-rowindex={1}

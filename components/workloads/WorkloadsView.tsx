@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
-import type { WorkloadRow } from '../../contract/index.ts';
+import type { ClusterUsage, WorkloadRow } from '../../contract/index.ts';
 import { describeConnection } from '../live/connection-label.ts';
 import { useConnection, useLiveRows, useNow } from '../live/LiveProvider.tsx';
 import { Notices } from '../ui/Notices.tsx';
@@ -16,6 +16,7 @@ import { clearFilters, encodeQuery as encodeView, facetCounts, hasFilters, runQu
 import { ROW_HEIGHT, WorkloadTable } from './WorkloadTable.tsx';
 import { workloadHref } from './workload-href.ts';
 import { useUrlView } from './use-url-view.ts';
+import { UtilizationTotals } from './UtilizationTotals.tsx';
 
 const STATUS_VOCABULARY = ['Running', 'Initializing', 'Degraded', 'Failed', 'Completed', 'Suspended', 'Suspending', 'Resuming', 'Undefined'];
 
@@ -79,7 +80,12 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
     status.sort((a, b) => STATUS_VOCABULARY.indexOf(a.value) - STATUS_VOCABULARY.indexOf(b.value));
     return { status, kind: facetCounts(live.rows, 'kind'), namespace: facetCounts(live.rows, 'namespace'), cluster: facetCounts(live.rows, 'cluster') };
   }, [live.rows]);
-  const notices = useMemo(() => clusterNotices(live.clusters), [live.clusters]);
+  const notices = useMemo(() => clusterNotices(live.clusters, now), [live.clusters, now]);
+  const clusterUsage = useMemo(() => {
+    const m = new Map<string, ClusterUsage>();
+    for (const c of live.clusters) if (c.usage) m.set(c.name, c.usage);
+    return m;
+  }, [live.clusters]);
 
   const onSort = useCallback((k: SortKey) => setView(toggleSort(view, k)), [setView, view]);
   const onOpen = useCallback((r: WorkloadRow) => router.push(workloadHref(r)), [router]);
@@ -153,6 +159,7 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
         <span className="text-slate-500">
           pods {t.podsReady}/{t.podsTotal} ready{t.podsUnknown > 0 ? ` (+ ${t.podsUnknown} workloads whose pods cannot be read)` : ''}
         </span>
+        {live.hasSnapshot && <UtilizationTotals totals={t} />}
         <CapacityTotals clusters={view.cluster} />
       </div>
       <WorkloadTable
@@ -165,6 +172,7 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
         resetKey={resetKey}
         placeholder={placeholder}
         label={`Workloads (${t.workloads})`}
+        clusterUsage={clusterUsage}
       />
       <p className="text-xs text-slate-500 dark:text-slate-400">
         <kbd className="rounded border px-1">/</kbd> search · <kbd className="rounded border px-1">↑</kbd> <kbd className="rounded border px-1">↓</kbd> move · <kbd className="rounded border px-1">Enter</kbd> open

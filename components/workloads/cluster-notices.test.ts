@@ -23,3 +23,16 @@ test('a kind that keeps failing is a notice that says since when and why', () =>
   assert.equal(n[0].tone, 'bad');
   assert.match(n[0].text, /pods cannot be read since .*etcdserver: request timed out.*marked stale/);
 });
+
+test('stale utilization readings are a notice: the last refresh failed, or no refresh for three intervals', () => {
+  const now = Date.parse('2026-12-02T10:10:00Z');
+  const usage = { cluster: 'a', source: 'exporters' as const, detail: '3 DCGM exporters', at: '2026-12-02T10:09:50Z', error: null, coverage: { gpuPods: 3, withMetrics: 3 }, history: false, idle: { thresholdPercent: 5, windowSeconds: 900 }, intervalSeconds: 30 };
+  assert.deepEqual(clusterNotices([{ ...base, usage }], now), []);
+  const failed = clusterNotices([{ ...base, usage: { ...usage, error: 'exporter gpu-1 timed out' } }], now);
+  assert.equal(failed.length, 1);
+  assert.match(failed[0].text, /utilization \(DCGM exporters\) is stale, readings 10 s old: the last refresh failed: exporter gpu-1 timed out/);
+  const late = clusterNotices([{ ...base, usage: { ...usage, at: '2026-12-02T10:08:00Z' } }], now);
+  assert.match(late[0].text, /readings 2 min old/);
+  // An unreachable cluster says so once.
+  assert.equal(clusterNotices([{ ...base, state: 'unreachable', usage: { ...usage, error: 'x' } }], now).length, 1);
+});

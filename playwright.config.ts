@@ -39,7 +39,8 @@ export default defineConfig({
   webServer: {
     command: `node scripts/start.mjs --demo --port ${port}`,
     url: `${baseURL}/api/clusters`,
-    env: { WMAP_TEST_HOOKS: '1', NEXT_TELEMETRY_DISABLED: '1', WMAP_ALLOWED_HOSTS: `127.0.0.1:${proxyPort}` },
+    // Utilization refreshed every 2 s and idle after 30 s (a window of several of Prometheus' 5 s scrapes), so that idle GPUs show within a test's time.
+    env: { WMAP_TEST_HOOKS: '1', NEXT_TELEMETRY_DISABLED: '1', WMAP_ALLOWED_HOSTS: `127.0.0.1:${proxyPort}`, WMAP_USAGE_INTERVAL: '2s', WMAP_IDLE_WINDOW: '30s' },
     reuseExistingServer: false,
     // The first start builds the app.
     timeout: 240_000,

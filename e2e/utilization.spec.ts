@@ -252,7 +252,7 @@ test('a workload without readings says n/a on its page', async ({ page, baseURL 
   await expect(page.getByTestId('usage-none')).toBeVisible();
 });
 
-test('the history chart draws one line per role (history stubbed: the simulated cluster has no Prometheus)', async ({ page }) => {
+test('the history chart draws one line per role and a gap where there were no readings (history stubbed)', async ({ page }) => {
   const end = Math.floor(Date.now() / 1000 / 30) * 30;
   const start = end - 3600;
   const points = (f: (i: number) => number | null): Array<[number, number | null]> => Array.from({ length: 121 }, (_, i) => [start + i * 30, f(i)]);

@@ -5,7 +5,7 @@
  * row has its figures after start, the cost of one refresh (query wall time, server CPU, bytes, rows
  * re-emitted; median of `--refreshes`), and the server's memory with utilization against without.
  *
- *   node --import tsx bench/usage-bench.ts [--pods N] [--workloads N] [--nodes N] [--refreshes N] [--scrape S]
+ *   node --import tsx bench/usage-bench.ts [--pods N] [--workloads N] [--nodes N] [--refreshes N] [--scrape S] [--profile DIR]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -20,7 +20,9 @@ const SCRAPE = numberArg('scrape', 30);
 type Report = Record<string, unknown> & { event: string };
 
 function server(kubeconfig: string, arg: string): { child: ChildProcess; next: (event: string) => Promise<Report>; send: (line: string) => void } {
-  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', 'bench/usage-server.ts', kubeconfig, arg], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, WMAP_LOG_LEVEL: 'warn' } });
+  // `--profile DIR`: a CPU profile of the server with utilization (open it in Chrome's DevTools).
+  const profile = process.argv.includes('--profile') && arg !== '--no-usage' ? ['--cpu-prof', `--cpu-prof-dir=${process.argv[process.argv.indexOf('--profile') + 1]}`] : [];
+  const child = spawn(process.execPath, [...profile, '--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', 'bench/usage-server.ts', kubeconfig, arg], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, WMAP_LOG_LEVEL: 'warn' } });
   process.on('exit', () => child.kill('SIGTERM'));
   const queue: Report[] = [];
   const waiting: Array<{ event: string; resolve: (r: Report) => void }> = [];

@@ -46,9 +46,10 @@ export class IdleTracker {
       const busyNow = r.utilization !== null && r.utilization >= threshold;
       if (busyNow) t.lastBusy = at;
       let state: IdleState;
-      if (r.windowMax !== undefined) {
-        if (r.windowMax === null) state = { idle: null, since: null };
-        else if (busyNow || r.windowMax >= threshold) {
+      // A window without a sample (a window not much longer than the scrape interval, a late scrape)
+      // says nothing: the refreshes' own readings decide then, as without history.
+      if (r.windowMax !== undefined && r.windowMax !== null) {
+        if (busyNow || r.windowMax >= threshold) {
           // Busy within the window: at least as late as the window's start.
           t.lastBusy = Math.max(t.lastBusy ?? Number.NEGATIVE_INFINITY, at - windowMs);
           state = { idle: false, since: null };

@@ -16,11 +16,20 @@ const MAX = 'max:';
 
 const { util, engine, fbUsed, fbFree } = DCGM_METRICS;
 
-/** PromQL for the refresh: current values, and each utilization's highest value over the window. */
+/**
+ * PromQL for the refresh: current values, and each utilization's highest value over the window.
+ * Engine activity is read only where no whole-GPU GPU_UTIL series stands for the same device (MIG
+ * instances, or exporters without GPU_UTIL): with the profiling counters on, every GPU has both, and
+ * reading one halves the answer.
+ */
 export function refreshQuery(windowSeconds: number): string {
-  const current = `label_replace({__name__=~"${[util, engine, fbUsed, fbFree].join('|')}"}, "${TAG}", "$1", "__name__", "(.+)")`;
-  const max = (m: string) => `label_replace(max_over_time(${m}[${Math.max(1, Math.round(windowSeconds))}s]), "${TAG}", "${MAX}${m}", "", "")`;
-  return `${BY} (${current}) or ${BY} (${max(util)}) or ${BY} (${max(engine)})`;
+  const w = `${Math.max(1, Math.round(windowSeconds))}s`;
+  const unlessUtil = `unless on (UUID, GPU_I_ID) ${util}{GPU_I_ID=""}`;
+  // Each part is tagged before the `or`s: set operators match label sets without the metric name,
+  // so an instance's engine series would otherwise be taken for its memory series and dropped.
+  const tag = (expr: string, value: string) => `${BY} (label_replace(${expr}, "${TAG}", "${value}", "", ""))`;
+  const current = `${BY} (label_replace({__name__=~"${[util, fbUsed, fbFree].join('|')}"}, "${TAG}", "$1", "__name__", "(.+)"))`;
+  return [current, tag(`${engine} ${unlessUtil}`, engine), tag(`max_over_time(${util}[${w}])`, `${MAX}${util}`), tag(`max_over_time(${engine}[${w}]) ${unlessUtil}`, `${MAX}${engine}`)].join(' or ');
 }
 
 /** The last busy time of each series within the look-back, by subquery at one-minute resolution. */

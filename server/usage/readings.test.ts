@@ -89,6 +89,8 @@ test('idle with history: the window maximum decides; since comes from the look-b
   assert.equal(fresh.sinceOf(key), now - 3_600_000);
   assert.deepEqual(fresh.unseeded(fresh.update([reading(0, 1)], now + 30_000)), []);
   assert.deepEqual(fresh.update([reading(0, 1)], now + 60_000).get(key), { idle: true, since: now - 3_600_000 });
-  // No sample in the window at all: not known.
+  // No sample in the window at all: the refreshes' own readings decide (idle since it was last seen busy).
   assert.deepEqual(fresh.update([reading(null, null)], now + 90_000).get(key), { idle: null, since: null });
+  assert.deepEqual(fresh.update([reading(0, null)], now + 120_000).get(key), { idle: true, since: now - 3_600_000 });
+  assert.deepEqual(fresh.update([reading(9, null)], now + 150_000).get(key), { idle: false, since: null });
 });

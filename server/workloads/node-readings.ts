@@ -11,7 +11,11 @@ import { readingOut } from './usage-join.ts';
 
 const byIndex = new Intl.Collator('en', { numeric: true }).compare;
 
-export function nodeReadings(snap: UsageSnapshot | null): (node: KubeObject) => NodeSummary['gpuReadings'] {
+/**
+ * `podStart` (`namespace/name` → epoch ms) bounds a held device's idle time by its pod's start: a GPU
+ * never busy in the look-back has been idle for this pod only since the pod began.
+ */
+export function nodeReadings(snap: UsageSnapshot | null, podStart: (pod: string) => number | null = () => null): (node: KubeObject) => NodeSummary['gpuReadings'] {
   return (node) => {
     const name = node.metadata?.name;
     const readings = snap && snap.at !== null && name ? snap.byNode.get(name) : undefined;
@@ -25,7 +29,25 @@ export function nodeReadings(snap: UsageSnapshot | null): (node: KubeObject) => 
       .map((r) => {
         const sharing = r.mig ? 1 : (podsOnDevice.get(r.uuid) ?? 1);
         const worth = r.mig ? (deviceWorth(`nvidia.com/mig-${r.mig.profile}`, info) ?? 0) : 1 / sharing;
-        return { ...readingOut(r, worth, sharing > 1), pod: r.pod && r.namespace ? `${r.namespace}/${r.pod}` : null };
+        const pod = r.pod && r.namespace ? `${r.namespace}/${r.pod}` : null;
+        const started = pod ? podStart(pod) : null;
+        const since = r.idle && r.since !== null && started !== null ? Math.max(r.since, started) : r.since;
+        return { ...readingOut({ ...r, since }, worth, sharing > 1), pod };
       });
+  };
+}
+
+/** When each pod started (`namespace/name` → epoch ms), read from the pods only when first asked. */
+export function podStartsOf(pods: () => Iterable<KubeObject>): (pod: string) => number | null {
+  let m: Map<string, number> | null = null;
+  return (pod) => {
+    if (!m) {
+      m = new Map();
+      for (const p of pods()) {
+        const t = Date.parse(String((p.status as { startTime?: unknown } | undefined)?.startTime ?? p.metadata?.creationTimestamp ?? ''));
+        if (Number.isFinite(t)) m.set(`${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`, t);
+      }
+    }
+    return m.get(pod) ?? null;
   };
 }

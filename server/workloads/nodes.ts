@@ -7,7 +7,7 @@
 import type { ClusterNodes, GpuCapacity, Listing, MigSlice, NodeGroup, NodeSummary, NodeTaint, NodeWorkload, NodesPayload, ResourceCapacity } from '../../contract/index.ts';
 import { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, podIsFinished, podSpecGpus, type KubeObject } from '../engine/index.ts';
 import type { UsageSnapshot } from '../usage/index.ts';
-import { nodeReadings } from './node-readings.ts';
+import { nodeReadings, podStartsOf } from './node-readings.ts';
 import { deviceWorth as worthOnNode, nodeGpuInfo } from '../../lib/gpu/device-worth.ts';
 
 /** Node labels that name a node's pool, in order of preference; the first a node has is its pool. */
@@ -391,7 +391,7 @@ export function nodesOf(src: NodesSource): NodesPayload {
         nodesListing: listingOf(info, '/Node'),
         podsListing: listingOf(info, '/Pod'),
         gpuResources: src.gpuResources,
-        readings: nodeReadings(src.usage?.(cluster) ?? null),
+        readings: nodeReadings(src.usage?.(cluster) ?? null, podStartsOf(() => src.pods(cluster))),
       });
     }),
   };

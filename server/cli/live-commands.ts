@@ -116,7 +116,8 @@ export function selectRows(all: readonly WorkloadRow[], flags: LiveFlags, namesp
 export async function cmdGetWorkloads(flags: LiveFlags, io: Io): Promise<number> {
   const out = flags.output ?? '';
   if (!['', 'wide', 'json', 'yaml'].includes(out)) throw new UsageError(`unknown output format "${out}" (json, yaml, wide)`);
-  const { live, namespace } = await connectOnce(flags, flags.usage !== false);
+  // Utilization is read for the outputs that show it (wide, json, yaml) and for --idle.
+  const { live, namespace } = await connectOnce(flags, flags.usage !== false && (out !== '' || !!flags.idle));
   try {
     const now = Date.now();
     const rows = selectRows(live.index.allRows(), flags, namespace, now);

@@ -74,7 +74,7 @@ export class ExporterSource implements UsageSource {
     return `${this.exporters.length} DCGM exporter pod${this.exporters.length === 1 ? '' : 's'} (API server pod proxy; no history)`;
   }
 
-  async read(_windowSeconds: number, signal?: AbortSignal): Promise<SourceRead> {
+  async read(_windowSeconds: number, _threshold: number, signal?: AbortSignal): Promise<SourceRead> {
     // The exporter pods follow the GPU nodes (a DaemonSet rolling out, nodes added): listed anew each
     // refresh, one label-selected list, so a new node's GPUs are read from its first refresh on.
     this.exporters = await findExporters(this.kc, signal);

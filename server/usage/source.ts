@@ -27,8 +27,8 @@ export interface UsageSource {
   readonly history: boolean;
   /** What stays the same while it is the same source (the Prometheus it asks; `exporters`): a rediscovery finding it again keeps the idle tracking. */
   readonly identity: string;
-  /** The readings now; `windowSeconds` for the highest value over the idle window where history allows. */
-  read(windowSeconds: number, signal?: AbortSignal): Promise<SourceRead>;
+  /** The readings now; where history allows, the highest value over the idle window of the GPUs below `threshold` now. */
+  read(windowSeconds: number, threshold: number, signal?: AbortSignal): Promise<SourceRead>;
   /** With history: the last time (epoch ms) each reading was at or above `threshold` within `lookbackSeconds`, by reading key. */
   lastBusy?(threshold: number, lookbackSeconds: number, signal?: AbortSignal): Promise<Map<string, number>>;
   /** With history: the pods' utilization per reading, by `namespace/pod`. */

@@ -149,7 +149,7 @@ export class UsageFeed {
     }
     const source = this.source!;
     try {
-      const read = await source.read(this.opts.idle.windowSeconds, signal);
+      const read = await source.read(this.opts.idle.windowSeconds, this.opts.idle.thresholdPercent, signal);
       const states = this.tracker.update(read.readings, read.at);
       if (source.lastBusy) await this.seed(source, states, read.at, signal);
       const byPod = new Map<string, ReadingState[]>();

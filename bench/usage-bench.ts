@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     refreshes.push(await s.next('refresh'));
   }
   const med = (k: string) => percentile(refreshes.map((r) => Number(r[k])), 50);
-  console.log(`one refresh (median of ${REFRESHES}): wall ${med('wallMs')} ms, server CPU ${med('cpuMs')} ms, ${mib(med('bytes'))} read (${med('bytes')} bytes), ${med('readings')} readings, ${med('deltas')} rows re-emitted`);
+  console.log(`one refresh (median of ${REFRESHES}): wall ${med('wallMs')} ms, server CPU ${med('cpuMs')} ms (all threads; ${med('idleCpuMs')} ms in as long without a refresh), main thread busy ${med('loopMs')} ms, ${mib(med('bytes'))} read (${med('bytes')} bytes), ${med('readings')} readings, ${med('deltas')} rows re-emitted`);
   console.log(`  each: ${refreshes.map((r) => `${r.wallMs}/${r.cpuMs} ms`).join(', ')} (wall/CPU)`);
   s.send('memory');
   const mem = await s.next('memory');

@@ -3,7 +3,8 @@
  * KUBECONFIG with utilization read from PROMETHEUS (or off with `--no-usage`, the baseline). Reports
  * one JSON line `ready` once the rows settled and every GPU row has its figures, then on each `refresh`
  * line on stdin one refresh's cost: wall time, this process's CPU (the query, parsing, idle tracking
- * and the join into rows), bytes read and rows re-emitted; `memory` after a GC.
+ * and the join into rows; all threads), the main thread's busy time, the CPU of as long a stretch
+ * without a refresh (the baseline), bytes read and rows re-emitted; `memory` after a GC.
  *
  *   node --expose-gc --import tsx bench/usage-server.ts KUBECONFIG [PROMETHEUS_URL | --no-usage]
  */
@@ -58,13 +59,19 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   void (async () => {
     if (line === 'refresh') {
       const cpu = process.cpuUsage();
+      const elu = performance.eventLoopUtilization();
       const before = deltas;
       const t = performance.now();
       await live.refreshUsage();
       const wall = performance.now() - t;
       const used = process.cpuUsage(cpu);
+      const loop = performance.eventLoopUtilization(elu);
+      // The same stretch of time without a refresh: what the process spends anyway (its watches, timers, GC).
+      const idleCpu = process.cpuUsage();
+      await new Promise((r) => setTimeout(r, wall));
+      const idle = process.cpuUsage(idleCpu);
       const last = live.index.usage(cluster).snapshot?.lastRefresh ?? null;
-      say({ event: 'refresh', wallMs: Math.round(wall), cpuMs: Math.round((used.user + used.system) / 1000), bytes: last?.bytes ?? 0, readings: last?.readings ?? 0, deltas: deltas - before });
+      say({ event: 'refresh', wallMs: Math.round(wall), cpuMs: Math.round((used.user + used.system) / 1000), loopMs: Math.round(loop.active), idleCpuMs: Math.round((idle.user + idle.system) / 1000), bytes: last?.bytes ?? 0, readings: last?.readings ?? 0, deltas: deltas - before });
     } else if (line === 'memory') {
       (globalThis as { gc?: () => void }).gc?.();
       const m = process.memoryUsage();

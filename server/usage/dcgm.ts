@@ -27,9 +27,13 @@ export interface DcgmSample {
   labels: Record<string, string>;
   value: number;
   windowMax?: boolean;
+  /** An identity of the sample's device and pod given by the source (Prometheus's joined labels): samples of a known one skip reading their labels. */
+  key?: string;
 }
 
 export interface DeviceReading {
+  /** Its identity across refreshes of one source (device or instance, and pod). */
+  key: string;
   node: string;
   gpu: string;
   uuid: string;
@@ -48,6 +52,7 @@ export interface DeviceReading {
 
 /** The key of one reading: device (or instance) and the pod holding it. */
 export function readingKey(r: Pick<DeviceReading, 'node' | 'uuid' | 'mig' | 'namespace' | 'pod'>): string {
+  // Not `mig.profile`: an instance is its id on its device.
   return `${r.node}\u0000${r.uuid}\u0000${r.mig?.instance ?? ''}\u0000${r.namespace ?? ''}\u0000${r.pod ?? ''}`;
 }
 
@@ -72,31 +77,35 @@ function finite(v: number): number | null {
   return Number.isFinite(v) ? v : null;
 }
 
-const clampPercent = (v: number | null): number | null => (v === null ? null : Math.min(100, Math.max(0, v)));
+// Rounded to a hundredth: a ratio × 100 is not exact in floating point (0.29 × 100 = 28.999…).
+const clampPercent = (v: number | null): number | null => (v === null ? null : Math.round(Math.min(100, Math.max(0, v)) * 100) / 100);
 
 /** Groups samples into readings; samples without a device identity are skipped. */
 export function readingsOf(samples: Iterable<DcgmSample>): DeviceReading[] {
   const acc = new Map<string, Acc>();
   for (const s of samples) {
-    const l = s.labels;
-    const node = label(l, 'Hostname', 'kubernetes_node', 'node');
-    const gpu = label(l, 'gpu');
-    const uuid = label(l, 'UUID', 'uuid') ?? (node && gpu !== null ? `${node}/gpu${gpu}` : null);
-    if (!node || gpu === null || !uuid) continue;
-    const profile = label(l, 'GPU_I_PROFILE');
-    const instance = label(l, 'GPU_I_ID');
-    // The exporter's own labels win over the ones Prometheus renamed them from.
-    const pod = label(l, 'exported_pod', 'pod');
-    const namespace = pod ? label(l, 'exported_namespace', 'namespace') : null;
-    const mig = instance !== null ? { profile: profile ?? '?', instance } : null;
-    const key = readingKey({ node, uuid, mig, namespace, pod });
-    let a = acc.get(key);
+    let a = s.key === undefined ? undefined : acc.get(s.key);
     if (!a) {
-      a = {
-        reading: { node, gpu, uuid, model: label(l, 'modelName'), mig, namespace, pod, container: pod ? label(l, 'exported_container', 'container') : null, utilization: null, memUsedMiB: null, memFreeMiB: null },
-        util: null, engine: null, maxUtil: null, maxEngine: null, sawMax: false,
-      };
-      acc.set(key, a);
+      const l = s.labels;
+      const node = label(l, 'Hostname', 'kubernetes_node', 'node');
+      const gpu = label(l, 'gpu');
+      const uuid = label(l, 'UUID', 'uuid') ?? (node && gpu !== null ? `${node}/gpu${gpu}` : null);
+      if (!node || gpu === null || !uuid) continue;
+      const profile = label(l, 'GPU_I_PROFILE');
+      const instance = label(l, 'GPU_I_ID');
+      // The exporter's own labels win over the ones Prometheus renamed them from.
+      const pod = label(l, 'exported_pod', 'pod');
+      const namespace = pod ? label(l, 'exported_namespace', 'namespace') : null;
+      const mig = instance !== null ? { profile: profile ?? '?', instance } : null;
+      const key = s.key ?? readingKey({ node, uuid, mig, namespace, pod });
+      a = acc.get(key);
+      if (!a) {
+        a = {
+          reading: { key, node, gpu, uuid, model: label(l, 'modelName'), mig, namespace, pod, container: pod ? label(l, 'exported_container', 'container') : null, utilization: null, memUsedMiB: null, memFreeMiB: null },
+          util: null, engine: null, maxUtil: null, maxEngine: null, sawMax: false,
+        };
+        acc.set(key, a);
+      }
     }
     const v = finite(s.value);
     if (s.windowMax) {

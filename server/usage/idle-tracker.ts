@@ -10,7 +10,7 @@
  * has been watched for a whole window.
  */
 import type { IdleRule } from '../../contract/index.ts';
-import { readingKey, type DeviceReading } from './dcgm.ts';
+import type { DeviceReading } from './dcgm.ts';
 
 export interface IdleState {
   idle: boolean | null;
@@ -40,7 +40,7 @@ export class IdleTracker {
     const next = new Map<string, Track>();
     const out = new Map<string, IdleState>();
     for (const r of readings) {
-      const key = readingKey(r);
+      const key = r.key;
       const t = this.tracks.get(key) ?? { firstSeen: at, lastBusy: null, seeded: false };
       next.set(key, t);
       const busyNow = r.utilization !== null && r.utilization >= threshold;

@@ -4,7 +4,7 @@
  * window, tagged apart by a label, with only the labels the join reads kept (the answer for 20,000
  * GPUs is megabytes otherwise).
  */
-import { DCGM_METRICS, readingKey, readingsOf, type DcgmSample, type DeviceReading } from './dcgm.ts';
+import { DCGM_METRICS, readingsOf, type DcgmSample, type DeviceReading } from './dcgm.ts';
 import type { PrometheusClient, VectorSample } from './prometheus.ts';
 import type { PodRef, PodSeries, SourceRead, UsageSource } from './source.ts';
 
@@ -34,7 +34,11 @@ function unpacker(): (metric: Record<string, string>) => Record<string, string> 
     const known = cache.get(k);
     if (known !== undefined) return known;
     const parts = k.split(SEP);
-    const labels = parts.length === KEEP.length ? Object.fromEntries(KEEP.map((name, i) => [name, parts[i]]).filter(([, v]) => v !== '')) : null;
+    let labels: Record<string, string> | null = null;
+    if (parts.length === KEEP.length) {
+      labels = {};
+      for (let i = 0; i < parts.length; i++) if (parts[i] !== '') labels[KEEP[i]] = parts[i];
+    }
     cache.set(k, labels);
     return labels;
   };
@@ -78,7 +82,7 @@ function samplesOf(vector: VectorSample[]): DcgmSample[] {
     const labels = unpack(s.metric);
     if (!tag || !labels) continue;
     const windowMax = tag.startsWith(MAX);
-    out.push({ name: windowMax ? tag.slice(MAX.length) : tag, labels, value: s.value, windowMax });
+    out.push({ name: windowMax ? tag.slice(MAX.length) : tag, labels, value: s.value, windowMax, key: s.metric[KEY] });
   }
   return out;
 }
@@ -124,9 +128,9 @@ export class PrometheusSource implements UsageSource {
     // Each sample's value is the timestamp (unix seconds) of the last busy point of its series.
     for (const s of samples) {
       const labels = unpack(s.metric);
-      const [r] = labels ? readingsOf([{ name: s.metric[TAG] ?? util, labels, value: 0 }]) : [];
+      const [r] = labels ? readingsOf([{ name: s.metric[TAG] ?? util, labels, value: 0, key: s.metric[KEY] }]) : [];
       if (!r || !Number.isFinite(s.value)) continue;
-      const key = readingKey(r);
+      const key = r.key;
       out.set(key, Math.max(out.get(key) ?? 0, s.value * 1000));
     }
     return out;
@@ -149,9 +153,9 @@ export class PrometheusSource implements UsageSource {
     for (const s of series) {
       const metric = s.metric[TAG] ?? util;
       const labels = unpack(s.metric);
-      const [r] = labels ? readingsOf([{ name: metric, labels, value: 0 }]) : [];
+      const [r] = labels ? readingsOf([{ name: metric, labels, value: 0, key: s.metric[KEY] }]) : [];
       if (!r || !r.pod || !r.namespace || !wanted.has(`${r.namespace}/${r.pod}`)) continue;
-      const key = readingKey(r);
+      const key = r.key;
       const prev = chosen.get(key);
       const preferred = r.mig ? engine : util;
       if (prev && (prev.metric === preferred || metric !== preferred)) continue;

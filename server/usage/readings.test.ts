@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseExposition } from './exposition.ts';
-import { isDcgmMetric, readingKey, readingsOf } from './dcgm.ts';
+import { isDcgmMetric, readingsOf } from './dcgm.ts';
 import { IdleTracker } from './idle-tracker.ts';
 
 const EXPORTER_TEXT = `# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).
@@ -52,11 +52,11 @@ test('readings: Prometheus without honor_labels renames pod labels to exported_*
   assert.equal(e.utilization, 50);
 });
 
-const reading = (util: number | null, windowMax?: number | null) => ({ node: 'n', gpu: '0', uuid: 'G', model: null, mig: null, namespace: 'ns', pod: 'p', container: null, utilization: util, memUsedMiB: null, memFreeMiB: null, ...(windowMax !== undefined ? { windowMax } : {}) });
+const reading = (util: number | null, windowMax?: number | null) => ({ key: 'n/G/ns/p', node: 'n', gpu: '0', uuid: 'G', model: null, mig: null, namespace: 'ns', pod: 'p', container: null, utilization: util, memUsedMiB: null, memFreeMiB: null, ...(windowMax !== undefined ? { windowMax } : {}) });
 
 test('idle without history: unknown until watched for a whole window; busy resets; since is the last busy reading', () => {
   const t = new IdleTracker({ thresholdPercent: 5, windowSeconds: 60 });
-  const key = readingKey(reading(0));
+  const key = reading(0).key;
   const at = (s: number) => s * 1000;
   assert.deepEqual(t.update([reading(0)], at(0)).get(key), { idle: null, since: null });
   assert.deepEqual(t.update([reading(1)], at(30)).get(key), { idle: null, since: null });
@@ -72,7 +72,7 @@ test('idle without history: unknown until watched for a whole window; busy reset
 
 test('idle with history: the window maximum decides; since comes from the look-back, else the window start', () => {
   const t = new IdleTracker({ thresholdPercent: 5, windowSeconds: 900 });
-  const key = readingKey(reading(0));
+  const key = reading(0).key;
   const now = Date.parse('2026-12-03T10:00:00Z');
   // A burst inside the window (between two refreshes) keeps it busy though the current value is 0.
   assert.deepEqual(t.update([reading(0, 80)], now).get(key), { idle: false, since: null });

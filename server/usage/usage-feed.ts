@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { IdleRule, UsageSourceKind } from '../../contract/index.ts';
 import { logger } from '../log/index.ts';
-import { readingKey, type DeviceReading } from './dcgm.ts';
+import type { DeviceReading } from './dcgm.ts';
 import { discoverSource } from './discover.ts';
 import { IdleTracker, type IdleState } from './idle-tracker.ts';
 import type { PodRef, PodSeries, UsageSource } from './source.ts';
@@ -155,7 +155,11 @@ export class UsageFeed {
       const byPod = new Map<string, ReadingState[]>();
       const byNode = new Map<string, ReadingState[]>();
       for (const r of read.readings) {
-        const s: ReadingState = { ...r, ...(states.get(readingKey(r)) ?? { idle: null, since: null }) };
+        // The readings are this refresh's own objects: their idle state is set on them, not copied.
+        const st = states.get(r.key);
+        const s = r as ReadingState;
+        s.idle = st?.idle ?? null;
+        s.since = st?.since ?? null;
         if (s.pod && s.namespace) push(byPod, `${s.namespace}/${s.pod}`, s);
         push(byNode, s.node, s);
       }

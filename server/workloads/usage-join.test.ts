@@ -13,7 +13,7 @@ function holder(name: string, worth: number, o: Partial<GpuHolder> = {}): GpuHol
 }
 
 function reading(pod: string, util: number | null, o: Partial<ReadingState> = {}): ReadingState {
-  return { node: 'n1', gpu: '0', uuid: `GPU-${pod}`, model: 'H100', mig: null, namespace: 'ns', pod, container: null, utilization: util, memUsedMiB: 40 * 1024, memFreeMiB: 40 * 1024, idle: false, since: null, ...o };
+  return { key: `n1/${pod}/${o.uuid ?? ''}`, node: 'n1', gpu: '0', uuid: `GPU-${pod}`, model: 'H100', mig: null, namespace: 'ns', pod, container: null, utilization: util, memUsedMiB: 40 * 1024, memFreeMiB: 40 * 1024, idle: false, since: null, ...o };
 }
 
 function snap(readings: ReadingState[]): UsageSnapshot {

@@ -5,6 +5,7 @@ import type { ClusterInfo } from '../../contract/index.ts';
 import { useLiveClusters, useNow } from '../live/LiveProvider.tsx';
 import { ClusterUsageSummary } from '../usage/ClusterUsageSummary.tsx';
 import { usageFreshness } from '../usage/usage-text.ts';
+import { placeUnder } from './popover-under.ts';
 
 const STATE_TONE: Record<ClusterInfo['state'], string> = {
   connected: 'text-emerald-700 dark:text-emerald-400',
@@ -59,16 +60,8 @@ export function ClustersMenu() {
       <div
         id="clusters-menu"
         popover="auto"
-        onToggle={(e) => {
-          // Under its button, right-aligned with it (the top layer is positioned against the viewport).
-          if ((e as unknown as { newState: string }).newState !== 'open') return;
-          const b = buttonRef.current?.getBoundingClientRect();
-          const el = e.currentTarget as HTMLElement;
-          if (b) {
-            el.style.top = `${b.bottom + 4}px`;
-            el.style.left = `${Math.max(8, Math.min(b.right - 440, window.innerWidth - 448))}px`;
-          }
-        }}
+        // Under its button, right-aligned with it.
+        onToggle={placeUnder(buttonRef, (b) => Math.max(8, Math.min(b.right - 440, window.innerWidth - 448)))}
         className="fixed m-0 max-h-[70vh] w-[440px] overflow-auto rounded-md border border-slate-200 bg-white p-0 text-sm text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
       >
         <ul aria-label="Clusters" data-testid="clusters-menu">

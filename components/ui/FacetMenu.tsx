@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useRef } from 'react';
+import { placeUnder } from './popover-under.ts';
 
 export interface FacetOption {
   value: string;
@@ -35,16 +36,8 @@ export function FacetMenu({ label, options, selected, onChange }: { label: strin
       <div
         id={popId}
         popover="auto"
-        onToggle={(e) => {
-          // Place the popover under its button (the top layer is positioned against the viewport).
-          if ((e as unknown as { newState: string }).newState !== 'open') return;
-          const b = buttonRef.current?.getBoundingClientRect();
-          const el = e.currentTarget as HTMLElement;
-          if (b) {
-            el.style.top = `${b.bottom + 4}px`;
-            el.style.left = `${Math.min(b.left, window.innerWidth - 280)}px`;
-          }
-        }}
+        // Under its button.
+        onToggle={placeUnder(buttonRef, (b) => Math.min(b.left, window.innerWidth - 280))}
         className="fixed m-0 max-h-80 w-64 overflow-auto rounded-md border border-slate-200 bg-white p-1 text-sm text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
       >
         <div role="group" aria-label={label}>

@@ -1,7 +1,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSim, type SimHandle, type KubeObject } from '../sim/index.ts';
-import { main } from './main.ts';
+import { runWmap } from './run-for-tests.ts';
 
 let sim: SimHandle;
 
@@ -11,12 +11,7 @@ function node(name: string, gpus: number): KubeObject {
 }
 const tpl = (gpus: number) => ({ spec: { parallelism: 1, completions: 1, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'trainer', image: 'x', resources: { limits: { 'nvidia.com/gpu': gpus } } }] } } } });
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runWmap;
 
 before(async () => {
   sim = await startSim({ scenario: 'empty', controllers: true });

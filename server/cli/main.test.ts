@@ -6,13 +6,9 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { main } from './main.ts';
 import { JOBSET_DEFINITION, jobSetObjects } from '../engine/test-support.ts';
+import { runWmap } from './run-for-tests.ts';
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runWmap;
 
 const dir = mkdtempSync(join(tmpdir(), 'wmap-cli-'));
 const defFile = join(dir, 'jobset.yaml');

@@ -6,17 +6,12 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startPrometheus, startSim, type PrometheusHandle, type SimHandle } from '../sim/index.ts';
-import { main } from './main.ts';
+import { runWmap } from './run-for-tests.ts';
 
 let sim: SimHandle;
 let prom: PrometheusHandle;
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runWmap;
 
 before(async () => {
   sim = await startSim({ scenario: 'demo', seed: 7 });

@@ -4,17 +4,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { main } from './main.ts';
 import { reportTreeProblems } from './render-tree.ts';
 import { JOBSET_DEFINITION, jobSetObjects } from '../engine/test-support.ts';
 import type { WorkloadTree } from '../engine/index.ts';
+import { runWmap } from './run-for-tests.ts';
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runWmap;
 
 const dir = mkdtempSync(join(tmpdir(), 'wmap-cli-warnings-'));
 const objectsFile = join(dir, 'objects.yaml');

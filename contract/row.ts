@@ -3,7 +3,7 @@
  * client's rows equal to the server's, and the clusters' connection states. Types only; produced
  * by server/workloads, read by the API, the stream, the CLI and the dashboard.
  */
-import type { GpuAmounts, WorkloadStatusName } from './tree.ts';
+import type { GpuAmounts, PodWhy, WorkloadStatusName } from './tree.ts';
 import type { ClusterUsage, RowUsage } from './usage.ts';
 
 export interface WorkloadRow {
@@ -37,7 +37,10 @@ export interface WorkloadRow {
     apart?: Partial<Record<GpuField, GpuAmounts>>;
   };
   /** `unknown` while the pods cannot be read (forbidden, never listed): the counts are then not data. */
-  pods: { ready: number; total: number; unknown?: boolean };
+  /** `done`: pods that finished successfully (counted apart from not-ready ones: a completed Job is done, not failing). */
+  pods: { ready: number; total: number; done?: number; unknown?: boolean };
+  /** Why some pods are not running and ready (the most frequent reason); null when all are, or are done. */
+  why?: RowWhy | null;
   roles: Array<{ name: string; pods: number; desired: number }>;
   /** e.g. `1 leader · 2 workers` */
   rolesSummary: string;
@@ -57,6 +60,20 @@ export interface WorkloadRow {
    * GPUs. Figures without readings are null inside (shown "n/a"), never 0.
    */
   usage: RowUsage | null;
+}
+
+/** The most frequent reason among a workload's pods that are not running and ready. */
+export interface RowWhy {
+  kind: PodWhy['kind'];
+  reason: string;
+  /** One pod's message for that reason (kube-scheduler's "0/14 nodes are available: …"). */
+  message: string;
+  /** Pods with this reason. */
+  pods: number;
+  /** Pods not running and ready for other reasons. */
+  otherPods: number;
+  /** When the pods wait as a gang: the PodGroup, how many of its pods are scheduled, and how many it needs. */
+  gang?: { name: string; scheduled: number; minMember: number | null };
 }
 
 export type GpuField = 'allocated' | 'requested' | 'desired';

@@ -109,6 +109,12 @@ export interface TreeComponent {
   parent: string | null;
   /** True when the component carries a pod definition (a "leaf" in upstream terms). */
   hasPodDefinition: boolean;
+  /**
+   * True when this component's replica selector gives the replica key of the pods below it (its
+   * own and its descendants'): an LWS `group` (leader + its workers share group-index), a JobSet
+   * replicated job (the Job index). Pods with the same key under it form one replica group.
+   */
+  keysReplicas?: boolean;
   instances: TreeInstance[];
   /**
    * The GPUs of this component's own instances and of the pods it claims (not its child
@@ -131,6 +137,32 @@ export interface TreePod {
   /** True when the pod holds its GPUs: bound to a node and not finished. */
   allocated: boolean;
   restarts: number;
+  /** The pod's controller (its ownerReference with `controller: true`): the JobSet's Job, the LWS StatefulSet. */
+  owner?: { kind: string; name: string } | null;
+  /**
+   * Why the pod is not running and ready, from what the cluster says about it (null when it is, or
+   * when it finished successfully): the scheduler's `PodScheduled=False` condition, a container's
+   * waiting or last termination state, or the pod's own status reason.
+   */
+  why?: PodWhy | null;
+}
+
+/**
+ * What keeps a pod from running and ready. `kind` says whose word it is: `unschedulable` (the
+ * scheduler found no node), `gated` (scheduling gates, e.g. waiting for its gang to be created),
+ * `unscheduled` (not yet looked at), `waiting` (a container is waiting: ContainerCreating,
+ * ImagePullBackOff, CrashLoopBackOff), `unready` (running, readiness failing), `failed` (the pod
+ * failed: a container's termination reason and exit code, or the pod's reason such as Evicted).
+ */
+export interface PodWhy {
+  kind: 'unschedulable' | 'gated' | 'unscheduled' | 'waiting' | 'unready' | 'failed';
+  /** The machine word: `Unschedulable`, `SchedulingGated`, `CrashLoopBackOff`, `OOMKilled`, … */
+  reason: string;
+  /** The cluster's own message, for people (kube-scheduler's "0/14 nodes are available: …"). */
+  message: string;
+  /** The container it is about, when a container's state says it. */
+  container?: string;
+  exitCode?: number;
 }
 
 /**

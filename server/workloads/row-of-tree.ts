@@ -1,6 +1,7 @@
 /** Turning a workload tree into the row the table shows. Pure. */
-import type { TreeCondition, WorkloadTree } from '../engine/index.ts';
+import type { TreeCondition, TreePod, WorkloadTree } from '../engine/index.ts';
 import { rowId, type WorkloadRow } from './row.ts';
+import { rowWhy } from './row-why.ts';
 
 /**
  * The word for `n` of a role's pods, in English: `leader`, `workers`, `proxies`, `indexes`; a role named
@@ -67,6 +68,17 @@ function apartOf(tree: WorkloadTree): { apart?: WorkloadRow['gpus']['apart'] } {
   return Object.keys(apart).length > 0 ? { apart } : {};
 }
 
+/** Ready and total pods; `done` (finished successfully) only when there are some, so rows stay small. */
+function podCounts(pods: readonly TreePod[]): WorkloadRow['pods'] {
+  let ready = 0;
+  let done = 0;
+  for (const p of pods) {
+    if (p.ready) ready++;
+    else if (p.phase === 'Succeeded') done++;
+  }
+  return done > 0 ? { ready, total: pods.length, done } : { ready, total: pods.length };
+}
+
 export function rowOfTree(tree: WorkloadTree, createdAt: string | null): WorkloadRow {
   const w = tree.workload;
   const allPods = [...tree.pods, ...tree.unmatchedPods];
@@ -91,7 +103,8 @@ export function rowOfTree(tree: WorkloadTree, createdAt: string | null): Workloa
       unknown: tree.definition.source === 'none' || tree.errors.some((e) => e.code === 'object.replicas') ? ['desired'] : [],
       ...apartOf(tree),
     },
-    pods: { ready: allPods.filter((p) => p.ready).length, total: allPods.length },
+    pods: podCounts(allPods),
+    why: rowWhy(tree),
     roles: tree.roles.map((r) => ({ name: r.name, pods: r.livePods, desired: r.desiredPods })),
     rolesSummary: rolesSummary(tree.roles),
     createdAt,

@@ -17,6 +17,7 @@ import type { DefinitionRef, GpuFigures, TreeComponent, TreePod, TreeRole, Workl
 import { extractComponent, type ExtractedComponent } from './extract.ts';
 import { PodMatcher, type PodPlacement } from './match-pods.ts';
 import { ownedClosure } from './ownership.ts';
+import { podController, podWhy } from '../pod-why.ts';
 
 export interface ResolveOptions {
   cluster?: string;
@@ -52,6 +53,8 @@ export function treePod(pod: KubeObject, placement: PodPlacement | null, isGpu: 
     gpus: podSpecGpus(pod.spec, isGpu, report),
     allocated: node !== null && !podIsFinished(pod),
     restarts: podRestarts(pod),
+    owner: podController(pod),
+    why: podWhy(pod),
   };
 }
 
@@ -189,7 +192,7 @@ function resolveTree(def: CompiledDefinition, root: KubeObject, objects: readonl
   for (const c of def.components) {
     const e = extracted.get(c.name);
     const cg = figuresOf(componentGpus, c.name);
-    const tc: TreeComponent = { name: c.name, kind: c.kind, parent: c.parent, hasPodDefinition: c.isLeaf, instances: [], gpus: cg };
+    const tc: TreeComponent = { name: c.name, kind: c.kind, parent: c.parent, hasPodDefinition: c.isLeaf, ...(c.replicaSelector ? { keysReplicas: true } : {}), instances: [], gpus: cg };
     for (const inst of e?.instances ?? []) {
       const gpusPerPod = inst.podSpec
         ? podSpecGpus(inst.podSpec, isGpu, (m) => errors.push(engineError('object.quantity', `${subject}: the pod template of component ${c.name}${inst.id ? ` instance ${inst.id}` : ''}: ${m}`, `component ${c.name}`)))

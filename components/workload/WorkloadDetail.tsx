@@ -3,11 +3,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { OwnershipPanel } from './OwnershipPanel.tsx';
 import Link from 'next/link';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { stringify } from 'yaml';
 import type { WorkloadDetail as WorkloadDetailPayload, WorkloadRow } from '../../contract/index.ts';
-import { buildGraph } from '../graph/build-graph.ts';
-import { FlowGraph } from '../graph/FlowGraph.tsx';
+import { StructureGraph } from '../graph/StructureGraph.tsx';
 import { clockTime } from '../live/connection-label.ts';
 import { useLiveRow } from '../live/LiveProvider.tsx';
 import { KindIcon } from '../ui/KindIcon.tsx';
@@ -68,7 +67,7 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
   });
   // The live row is the one the server resolved (a link may name a bare kind; the row id has its group).
   const { row, hasSnapshot } = useLiveRow(query.data?.row.id ?? id);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const [selectedPod, setSelectedPod] = useState<string | null>(null);
   const [goneAt, setGoneAt] = useState<number | null>(null);
 
   // The stream carries rows, not trees: when this workload's row differs from the loaded one,
@@ -103,15 +102,6 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
 
   const data = query.data;
   const status = row?.status ?? data?.row.status ?? 'Undefined';
-  const model = useMemo(() => (data ? buildGraph(data.tree, status, { expanded, usage: data.usage }) : null), [data, status, expanded]);
-  const onToggle = useCallback((key: string) => {
-    setExpanded((s) => {
-      const n = new Set(s);
-      if (n.has(key)) n.delete(key);
-      else n.add(key);
-      return n;
-    });
-  }, []);
   const yamlText = useMemo(() => (data ? stringify(data.object, { lineWidth: 0 }) : ''), [data]);
 
   if (query.isPending) return <Message title="Loading the workload…" detail={`Resolving ${k.kind} ${k.namespace}/${k.name} in cluster ${k.cluster}.`} />;
@@ -120,7 +110,7 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
     if (e instanceof HttpError && e.status === 404) return <Message title="Workload not found" detail={`There is no ${k.kind} ${k.namespace === '_' ? '' : `${k.namespace}/`}${k.name} in cluster ${k.cluster}. It may have been deleted.`} />;
     return <Message title="Could not load the workload" detail={e.message} />;
   }
-  if (!data || !model) return null;
+  if (!data) return null;
   const shown = row ?? data.row;
   const tree = data.tree;
 
@@ -173,10 +163,9 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
         <Panel title="Structure" id="panel-structure" actions={
             <span className="text-xs text-slate-500">
               {tree.pods.length} pods{tree.unmatchedPods.length ? ` + ${tree.unmatchedPods.length} unmatched` : ''}
-              {model.nodes.some((n) => n.toggle) ? ' · click a group to expand it' : ''}
             </span>
           }>
-          <FlowGraph model={model} onToggle={onToggle} label={`Structure of ${shown.kind} ${shown.name}`} className="h-[540px] w-full" />
+          <StructureGraph tree={tree} status={status} usage={data.usage ?? null} onSelectPod={setSelectedPod} selectedPod={selectedPod} label={`Structure of ${shown.kind} ${shown.name}`} className="h-[540px] w-full" />
         </Panel>
         <div className="flex flex-col gap-3">
           <StatusPanel tree={tree} />

@@ -12,3 +12,4 @@ export { HEARTBEAT_MS } from './stream.ts';
 export type * from './api.ts';
 export type * from './nodes.ts';
 export type * from './usage.ts';
+export type * from './pod.ts';

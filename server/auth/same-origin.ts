@@ -15,6 +15,11 @@ type Headers = Record<string, string | string[] | undefined>;
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 /** Requests that are expensive even though they change nothing; POST-only today, listed so that a GET added later is still guarded. */
 const EXPENSIVE_PATHS = new Set(['/api/definitions/validate']);
+/**
+ * Reads that reach through to the API server (logs, held open when followed; events, paged through a
+ * namespace): a page on another site must not be able to make the dashboard run them.
+ */
+const EXPENSIVE_PATTERNS = [/^\/api\/pods\/[^/]+\/[^/]+\/[^/]+(\/log)?$/, /^\/api\/workloads\/[^/]+\/[^/]+\/[^/]+\/[^/]+\/events$/];
 
 function one(h: string | string[] | undefined): string | undefined {
   return Array.isArray(h) ? h[0] : h;
@@ -22,7 +27,7 @@ function one(h: string | string[] | undefined): string | undefined {
 
 /** Does this request need a same-origin JSON request? Every non-GET/HEAD one, and the expensive paths. */
 export function needsSameOrigin(method: string | undefined, pathname: string): boolean {
-  return !SAFE_METHODS.has((method ?? 'GET').toUpperCase()) || EXPENSIVE_PATHS.has(pathname);
+  return !SAFE_METHODS.has((method ?? 'GET').toUpperCase()) || EXPENSIVE_PATHS.has(pathname) || EXPENSIVE_PATTERNS.some((p) => p.test(pathname));
 }
 
 const DEFAULT_PORT: Record<string, number> = { 'http:': 80, 'https:': 443 };

@@ -6,7 +6,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { logger, type Logger } from '../log/index.ts';
 import { discover, type DiscoveryResult } from './discovery.ts';
-import { closeConnections } from './http.ts';
+import { closeConnections, getJson, streamText } from './http.ts';
 import { ListWatch, type ListWatchOptions, type ListWatchState } from './list-watch.ts';
 import { groupKind, type ClusterObject, type ServedResource, type WatchEventType } from './types.ts';
 
@@ -78,6 +78,16 @@ export class ClusterConnection {
     this.sink = sink;
     this.opts = opts;
     this.log = logger('cluster', { cluster: name });
+  }
+
+  /** One GET with this context's credentials (reads the watches do not hold: a pod's events). */
+  getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+    return getJson<T>(this.kc, path, signal);
+  }
+
+  /** A streamed text GET (a container's log, followed). */
+  streamText(path: string, onChunk: (text: string) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
+    return streamText(this.kc, path, onChunk, signal, onOpen);
   }
 
   start(): void {

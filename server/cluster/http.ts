@@ -190,3 +190,37 @@ export async function streamLines(kc: KubeConfig, path: string, onLine: (value: 
     req.end();
   });
 }
+
+/**
+ * Streams a text body (a container's log, `follow=true`) chunk by chunk as it arrives. Resolves
+ * when the server ends it or `signal` aborts; rejects with the server's Status on a non-2xx answer.
+ */
+export async function streamText(kc: KubeConfig, path: string, onChunk: (text: string) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
+  const { url, opts } = await requestOptions(kc, 'GET', path, { accept: 'text/plain, */*' });
+  const lib = url.protocol === 'http:' ? http : https;
+  await new Promise<void>((resolve, reject) => {
+    const req = lib.request(url, { ...opts, signal }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (status < 200 || status >= 300) {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const d = describeStatus(status, Buffer.concat(chunks).toString('utf8'));
+          reject(new ApiError(status, d.reason, d.message, retryAfter(res.headers)));
+        });
+        return;
+      }
+      onOpen?.();
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => onChunk(chunk));
+      res.on('end', () => resolve());
+      res.on('error', (e) => (signal.aborted ? resolve() : reject(e)));
+      res.on('aborted', () => resolve());
+    });
+    req.on('error', (e) => {
+      if (signal.aborted) resolve();
+      else reject(e instanceof ApiError ? e : new ApiError(0, 'Unreachable', `${url.host}: ${e.message}`));
+    });
+    req.end();
+  });
+}

@@ -2,7 +2,7 @@
 export { ClusterConnection, type ClusterSink, type ConnectionInfo, type KindState, type ConnectionOptions } from './connection.ts';
 export { loadClusterConfigs, hasKubeconfig, kubeconfigFiles, type ClusterConfig } from './kubeconfig.ts';
 export { ConfigWatcher, credentialFiles, fingerprint } from './config-watch.ts';
-export { apiRequest, getJson, streamLines, closeConnections, ApiError } from './http.ts';
+export { apiRequest, getJson, streamLines, streamText, closeConnections, ApiError } from './http.ts';
 export { discover, resourcePath } from './discovery.ts';
 export { ListWatch, type ListWatchOptions, type ListWatchState } from './list-watch.ts';
 export { trimObject } from './trim.ts';

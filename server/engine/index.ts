@@ -25,3 +25,4 @@ export { subtreeScale } from './gang.ts';
 export { compileCel, checkCel, type CelProgram } from './cel.ts';
 export { compileJq, checkExpression, jqToString, type JqProgram } from './jq/index.ts';
 export { pickRoot, definitionForRoot } from './pick-root.ts';
+export { podWhy, podController } from './pod-why.ts';

@@ -16,6 +16,7 @@ import { UsageFeed, type PodRef, type PodSeries } from '../usage/index.ts';
 import { CORE_KINDS, DEFINITION_KINDS, groupKindOf } from './group-kind.ts';
 import { CLUSTER, type KindFailure } from './staleness.ts';
 import { WorkloadIndex, type IndexOptions } from './workload-index.ts';
+import type { ClusterReader } from './pod-inspect.ts';
 
 export interface LiveOptions {
   clusters: ClusterConfig[];
@@ -213,6 +214,11 @@ export class LiveWorkloads {
   /** Refreshes every cluster's utilization now (tests, and `wmap` one-shot commands). */
   async refreshUsage(): Promise<void> {
     await Promise.all([...this.feeds.values()].map((f) => f.refresh()));
+  }
+
+  /** Reads beyond the watches (events, logs) with the cluster's credentials; null for an unknown cluster. */
+  reader(cluster: string): ClusterReader | null {
+    return this.connections.get(cluster) ?? null;
   }
 
   /** Utilization of pods over time from the cluster's Prometheus; null when its source keeps no history. */

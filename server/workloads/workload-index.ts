@@ -275,6 +275,21 @@ export class WorkloadIndex {
     return resolveUnserved(cluster, c.graph, uid, (o) => { const p = c.graph.rootOf(o, rule, memo); return 'uid' in p && p.uid === uid; }, this.isGpu);
   }
 
+  /** Which extended resources count as GPUs here. */
+  get isGpuResource(): GpuResourceMatcher {
+    return this.isGpu;
+  }
+
+  /** An object the index holds, by uid. */
+  object(cluster: string, uid: string): KubeObject | undefined {
+    return this.clusters.get(cluster)?.graph.get(uid);
+  }
+
+  /** The uids of everything a root validly owns, at any depth (its events' subjects). */
+  ownedUids(cluster: string, rootUid: string): string[] {
+    return (this.clusters.get(cluster)?.graph.ownedBy(rootUid) ?? []).map((o) => o.metadata?.uid ?? '').filter(Boolean);
+  }
+
   /** The cluster's live pods as the index holds them (for the conservation check). */
   pods(cluster: string): Iterable<KubeObject> {
     return objectsOfKind(this.clusters.get(cluster), POD_GK);

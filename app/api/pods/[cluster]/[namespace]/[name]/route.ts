@@ -1,0 +1,21 @@
+import { podDetail } from '@/server/workloads/pod-inspect.ts';
+import { jsonError, withRuntime } from '../../../../_shared/respond.ts';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+interface Params {
+  params: Promise<{ cluster: string; namespace: string; name: string }>;
+}
+
+/** `GET /api/pods/{cluster}/{namespace}/{name}[?uid=…]`: the pod panel (conditions, containers, events, the object). */
+export async function GET(req: Request, { params }: Params): Promise<Response> {
+  const { cluster, namespace, name } = await params;
+  const uid = new URL(req.url).searchParams.get('uid');
+  return withRuntime(async (rt) => {
+    const ns = namespace === '_' ? '' : namespace;
+    const d = await podDetail(rt.live.index, rt.live.reader(cluster), cluster, ns, name, uid, Date.now());
+    if (!d) return jsonError(404, 'not_found', `no pod ${namespace}/${name} in cluster ${cluster} (it may have been deleted)`);
+    return Response.json(d);
+  });
+}

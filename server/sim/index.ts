@@ -25,6 +25,7 @@ import type { GroundTruth } from './gpu-metrics/index.ts';
 import { dcgmPodServer, deviceTrackerFor, groundTruthUsage, installDcgmExporter, stopDeviceTracker } from './gpu-metrics/index.ts';
 import { logger } from '../log/index.ts';
 import { encodeJson } from './store/deep-json.ts';
+import { startEventTtl } from './store/event-ttl.ts';
 import { MemoryStore } from './store/memory-store.ts';
 import type { KubeObject, ObjectStore } from './store/object-store.ts';
 
@@ -87,6 +88,8 @@ export interface SimOptions {
    * The Service is created when missing. See also `SimHandle.setServiceBackend`.
    */
   serviceBackends?: Record<string, string>;
+  /** How long an Event lives after its last write (the API server's `--event-ttl`, default 1 h of simulated time). */
+  eventTtlMs?: number;
 }
 
 export interface SimHandle {
@@ -125,6 +128,7 @@ interface ControllersModule {
 interface SimClockLike {
   date(): Date;
   now(): number;
+  setInterval(fn: () => void, ms: number): () => void;
 }
 
 interface ClockModule {
@@ -245,6 +249,13 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   writeFileSync(kubeconfigPath, kubeconfigYaml({ server: url, token: adminToken, caPem: cert?.cert }), { mode: 0o600 });
 
   const stoppers: Array<() => void | Promise<void>> = [];
+  const everyReal = (fn: () => void, ms: number): (() => void) => {
+    const t = setInterval(fn, ms);
+    t.unref();
+    return () => clearInterval(t);
+  };
+  const eventTtl = startEventTtl(store, { ttlMs: options.eventTtlMs, now: () => now().getTime(), every: clock ? (fn, ms) => clock.setInterval(fn, ms) : everyReal });
+  stoppers.push(() => eventTtl.stop());
   if (controllersModule && clock) {
     const c = controllersModule.startControllers(store, { clock, seed });
     stoppers.push(() => c.stop());

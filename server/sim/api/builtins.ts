@@ -1,6 +1,7 @@
 /** Built-in resource kinds of the simulated cluster (a Kubernetes 1.32 subset). */
 
 import type { KubeObject } from '../store/object-store.ts';
+import { coreEventFields, eventsV1Descriptor } from './events-v1.ts';
 import type { ResourceDescriptor } from './registry.ts';
 
 type Fields = Record<string, (obj: KubeObject) => string>;
@@ -30,16 +31,6 @@ const podFields: Fields = {
   'status.podIPs': (o) => str((at(o, 'status', 'podIPs') as Array<{ ip?: string }> | undefined)?.[0]?.ip),
   'status.nominatedNodeName': (o) => str(at(o, 'status', 'nominatedNodeName')),
 };
-
-const eventFields: Fields = {
-  reason: (o) => str(o.reason),
-  type: (o) => str(o.type),
-  source: (o) => str(at(o, 'source', 'component')),
-  reportingComponent: (o) => str(o.reportingComponent),
-};
-for (const f of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']) {
-  eventFields[`involvedObject.${f}`] = (o) => str(at(o, 'involvedObject', f));
-}
 
 interface Spec {
   group?: string;
@@ -83,7 +74,8 @@ export function builtinResources(): ResourceDescriptor[] {
     builtin({ kind: 'ConfigMap', plural: 'configmaps', shortNames: ['cm'] }),
     builtin({ kind: 'Secret', plural: 'secrets', fields: { type: (o) => str(o.type) } }),
     builtin({ kind: 'ServiceAccount', plural: 'serviceaccounts', shortNames: ['sa'] }),
-    builtin({ kind: 'Event', plural: 'events', shortNames: ['ev'], fields: eventFields }),
+    builtin({ kind: 'Event', plural: 'events', shortNames: ['ev'], fields: coreEventFields() }),
+    eventsV1Descriptor(),
     builtin({ kind: 'Endpoints', plural: 'endpoints', shortNames: ['ep'] }),
     builtin({ kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', shortNames: ['pvc'], sub: ['status'] }),
     builtin({ kind: 'PersistentVolume', plural: 'persistentvolumes', shortNames: ['pv'], cluster: true, sub: ['status'] }),

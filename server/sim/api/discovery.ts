@@ -22,8 +22,8 @@ export const VERSION_INFO = {
   platform: 'linux/amd64',
 };
 
-function verbs(_d: ResourceDescriptor): string[] {
-  return ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+function verbs(d: ResourceDescriptor): string[] {
+  return d.verbs ?? ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 }
 
 function subVerbs(sub: string): string[] {

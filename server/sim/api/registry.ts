@@ -32,7 +32,7 @@ export interface ResourceDescriptor {
   namespaced: boolean;
   shortNames: string[];
   categories: string[];
-  /** Subresources served: `status`, `scale`, `log` (log answers 404, there is no kubelet to ask). */
+  /** Subresources served: `status`, `scale`, `log` (the simulated kubelet's container logs), `proxy` … */
   subresources: string[];
   /** Built-in kinds accept strategic-merge patches and have hand-written table printers. */
   builtin: boolean;
@@ -48,6 +48,13 @@ export interface ResourceDescriptor {
   scale?: ScaleSpec;
   /** Name of the CRD that defines this resource. */
   crd?: string;
+  /**
+   * A second API over another kind's storage (events.k8s.io Events are the core Events): lookups, lists and
+   * watches read `group/kind`'s objects and `present` shows each one in this API's shape.
+   */
+  view?: { group: string; kind: string; present: (stored: KubeObject) => KubeObject };
+  /** Verbs served, when not all of them (a view is read-only). */
+  verbs?: string[];
 }
 
 export function gvKey(group: string, version: string): string {

@@ -14,13 +14,14 @@ import { deleteCollection, deleteOne } from './handlers/delete.ts';
 import { serveDiscovery } from './handlers/discovery.ts';
 import { serveOpenApi } from './handlers/openapi.ts';
 import { handleProxy, parseProxyPath } from './handlers/proxy.ts';
+import { podLog } from './handlers/pod-log.ts';
 import { getOne, list } from './handlers/read.ts';
 import { watch } from './handlers/watch.ts';
 import { create, patch, replace } from './handlers/write.ts';
 import type { ResourcePath } from './request.ts';
 import { boolParam, parseApiPath } from './request.ts';
 import { sendError, sendJson } from './respond.ts';
-import { ApiError, failure, methodNotAllowed, notFoundPath } from './status.ts';
+import { failure, methodNotAllowed, notFoundPath } from './status.ts';
 
 export interface RequestLogEntry {
   method: string;
@@ -114,11 +115,15 @@ async function handleResource(ctx: ServerContext, req: IncomingMessage, res: Ser
   if (!verb) throw methodNotAllowed('GET, POST, PUT, PATCH, DELETE');
   const denied = authorize(rule, { verb, group: desc.group, resource: p.subresource ? `${desc.plural}/${p.subresource}` : desc.plural, namespace: p.namespace, name: p.name, namespaced: desc.namespaced });
   if (denied) throw denied;
-  if (p.subresource === 'log') throw new ApiError(404, 'NotFound', `the server could not find the requested resource ( pods/log ${p.name ?? ''})`);
+  if (desc.verbs && !desc.verbs.includes(verb)) throw methodNotAllowed(desc.verbs.includes('list') ? 'GET' : '');
+  const r: ResourceRequest = { ctx, req, res, url, desc, p };
+  if (p.subresource === 'log') {
+    if (!p.name) throw notFoundPath();
+    return podLog(r, desc);
+  }
   if (p.subresource === 'finalize') throw methodNotAllowed('PUT');
   // Proxies are served above for namespaced paths; any other shape of them names nothing.
   if (p.subresource === 'proxy') throw notFoundPath();
-  const r: ResourceRequest = { ctx, req, res, url, desc, p };
   switch (verb) {
     case 'watch':
       return watch(r);

@@ -175,6 +175,53 @@ function nodeAddress(o: KubeObject, type: string): string {
   return a.find((x) => x.type === type)?.address ?? '<none>';
 }
 
+/** An Event's fields under either API's names (core `v1`, or `events.k8s.io/v1` with its renamed fields). */
+function eventView(g: Get): { first: unknown; last: unknown; count: number; kind: string; name: string; fieldPath: string; source: string; message: string } {
+  const either = (core: string, v1: string): unknown => g(core) ?? g(v1);
+  const eventTime = g('eventTime');
+  const first = either('firstTimestamp', 'deprecatedFirstTimestamp') ?? eventTime;
+  let last = either('lastTimestamp', 'deprecatedLastTimestamp') ?? first;
+  let count = num(either('count', 'deprecatedCount'));
+  // As the real printer: a series' count and last observation win; no count at all means one.
+  if (g('series.count') !== undefined) {
+    count = num(g('series.count'));
+    last = g('series.lastObservedTime') ?? last;
+  } else if (count === 0) count = 1;
+  const component = String(either('source.component', 'deprecatedSource.component') ?? '') || String(either('reportingComponent', 'reportingController') ?? '');
+  const instance = String(either('source.host', 'deprecatedSource.host') ?? '') || String(g('reportingInstance') ?? '');
+  return {
+    first,
+    last,
+    count,
+    kind: String(either('involvedObject.kind', 'regarding.kind') ?? ''),
+    name: String(either('involvedObject.name', 'regarding.name') ?? ''),
+    fieldPath: String(either('involvedObject.fieldPath', 'regarding.fieldPath') ?? ''),
+    source: component ? (instance ? `${component}, ${instance}` : component) : '',
+    message: String(either('message', 'note') ?? ''),
+  };
+}
+
+/** The columns of `kubectl get events`, LAST SEEN showing "3m (x5 over 10m)" for repeats like the real printer. */
+const EVENT_COLUMNS: BuiltinColumn[] = [
+  { name: 'Last Seen', cell: (o, g, now) => {
+    const e = eventView(g);
+    const last = age(e.last ?? o.metadata.creationTimestamp, now);
+    return e.count > 1 ? `${last} (x${e.count} over ${age(e.first ?? o.metadata.creationTimestamp, now)})` : last;
+  } },
+  { name: 'Type', cell: (o) => o.type ?? '' },
+  { name: 'Reason', cell: (o) => o.reason ?? '' },
+  { name: 'Object', cell: (o, g) => {
+    const e = eventView(g);
+    return `${e.kind.toLowerCase()}/${e.name}`;
+  } },
+  { name: 'Subobject', priority: 1, cell: (o, g) => eventView(g).fieldPath },
+  { name: 'Source', priority: 1, cell: (o, g) => eventView(g).source },
+  { name: 'Message', cell: (o, g) => eventView(g).message },
+  { name: 'First Seen', priority: 1, cell: (o, g, now) => age(eventView(g).first ?? o.metadata.creationTimestamp, now) },
+  { name: 'Count', priority: 1, cell: (o, g) => String(eventView(g).count) },
+  { name: 'Name', format: 'name', priority: 1, cell: (o) => o.metadata.name },
+];
+
 const PRINTERS: Record<string, BuiltinColumn[]> = {
   '/pods': [
     nameCol,
@@ -226,14 +273,8 @@ const PRINTERS: Record<string, BuiltinColumn[]> = {
   '/configmaps': [nameCol, { name: 'Data', type: 'integer', cell: (o) => len(o.data) + len(o.binaryData) }, ageCol],
   '/secrets': [nameCol, { name: 'Type', cell: (o) => o.type ?? 'Opaque' }, { name: 'Data', type: 'integer', cell: (o) => len(o.data) }, ageCol],
   '/serviceaccounts': [nameCol, { name: 'Secrets', type: 'integer', cell: (o) => len(o.secrets) }, ageCol],
-  '/events': [
-    { name: 'Last Seen', cell: (o, g, now) => age(g('lastTimestamp') ?? g('eventTime') ?? o.metadata.creationTimestamp, now) },
-    { name: 'Type', cell: (o) => o.type ?? '' },
-    { name: 'Reason', cell: (o) => o.reason ?? '' },
-    { name: 'Object', cell: (o, g) => `${String(g('involvedObject.kind') ?? '').toLowerCase()}/${String(g('involvedObject.name') ?? '')}` },
-    { name: 'Message', cell: (o) => o.message ?? '' },
-    { name: 'Name', format: 'name', priority: 1, cell: (o) => o.metadata.name },
-  ],
+  '/events': EVENT_COLUMNS,
+  'events.k8s.io/events': EVENT_COLUMNS,
   'apps/deployments': [
     nameCol,
     { name: 'Ready', cell: (o, g) => `${num(g('status.readyReplicas'))}/${num(g('spec.replicas') ?? 1)}` },

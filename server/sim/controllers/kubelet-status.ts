@@ -27,6 +27,8 @@ interface Timeline {
   readyDelayMs: number;
   runMs: number;
   exitCode: number;
+  /** `terminated.reason` of a non-zero exit (Error, or OOMKilled when the kernel killed it). */
+  exitReason: string;
   imagePullFails: boolean;
 }
 
@@ -62,7 +64,8 @@ export function timelineOf(pod: Pod, o: ResolvedOptions, attempt: number): Timel
   if (ann[SIM.exitCode] === undefined && runMs !== Infinity && o.batchFailureRate > 0) {
     if (rngFor(o.seed, `${key}#${attempt}`).chance(o.batchFailureRate)) exitCode = 1;
   }
-  return { startupMs: Math.round(startup), readyDelayMs: Math.round(readyDelay), runMs, exitCode, imagePullFails: ann[SIM.imagePull] === 'fail' };
+  const exitReason = ann[SIM.exitReason] || 'Error';
+  return { startupMs: Math.round(startup), readyDelayMs: Math.round(readyDelay), runMs, exitCode, exitReason, imagePullFails: ann[SIM.imagePull] === 'fail' };
 }
 
 const imageIDs = new Map<string, string>();
@@ -209,7 +212,7 @@ export function kubeletStep(pod: Pod, nowMs: number, o: ResolvedOptions, node: N
     const terminated = (c: Container, i: number): ContainerStatus['state'] => ({
       terminated: {
         exitCode: code,
-        reason: code === 0 ? 'Completed' : 'Error',
+        reason: code === 0 ? 'Completed' : tl.exitReason,
         startedAt: running.startedAt,
         finishedAt: now,
         containerID: cs[i]?.containerID ?? containerID(pod, c, restarts),

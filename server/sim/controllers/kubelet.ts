@@ -11,6 +11,8 @@
 import { SIM } from './pods.ts';
 import type { NodeAddressing } from './kubelet-status.ts';
 import { instantRunning, kubeletStep, timelineOf } from './kubelet-status.ts';
+import type { KubeletEvent } from './kubelet-events.ts';
+import { killingEvents, kubeletEvents } from './kubelet-events.ts';
 import type { Controller, Runtime } from './runtime.ts';
 import type { WatchEvent } from '../store/object-store.ts';
 import type { KubeObject, Pod } from './types.ts';
@@ -65,13 +67,31 @@ export class Kubelet implements Controller {
   /** Pod uid → run time of its containers (Infinity for servers), to skip pods with nothing to do. */
   private readonly runTimes = new Map<string, number>();
 
+  /** Pods whose containers were told to stop (Killing is recorded once per deletion). */
+  private readonly killed = new Set<string>();
+
+  /** Records what the kubelet of `nodeName` saw happen, on the pod (or on the node for kernel OOM kills). */
+  private record(rt: Runtime, pod: Pod, nodeName: string, events: KubeletEvent[]): void {
+    for (const e of events) {
+      if (e.node) {
+        const node = this.node(rt, nodeName);
+        if (node) rt.recordEvent(node, e.type, e.reason, e.message, { component: 'kernel-monitor', host: nodeName });
+        continue;
+      }
+      rt.recordEvent(pod, e.type, e.reason, e.message, { component: 'kubelet', host: nodeName, fieldPath: e.fieldPath });
+    }
+  }
+
   /** Nodes by name, from the event stream (every pod transition needs its node's addresses). */
   private readonly nodes = new Map<string, KubeObject>();
 
   observe(event: WatchEvent): void {
     const o = event.object;
     if (o.kind === 'Pod') {
-      if (event.type === 'DELETED') this.runTimes.delete(o.metadata.uid!);
+      if (event.type === 'DELETED') {
+        this.runTimes.delete(o.metadata.uid!);
+        this.killed.delete(o.metadata.uid!);
+      }
     } else if (o.kind === 'Node' && o.apiVersion === 'v1') {
       if (event.type === 'DELETED') this.nodes.delete(o.metadata.name!);
       else this.nodes.set(o.metadata.name!, o);
@@ -113,6 +133,12 @@ export class Kubelet implements Controller {
     if (this.steady(rt, pod)) return;
     if (pod.metadata.deletionTimestamp) {
       // Containers are stopped; once nothing holds the object the kubelet confirms the deletion.
+      const uid = pod.metadata.uid!;
+      if (!this.killed.has(uid)) {
+        if (this.killed.size > 10_000) this.killed.clear();
+        this.killed.add(uid);
+        this.record(rt, pod, pod.spec.nodeName, killingEvents(pod));
+      }
       if ((pod.metadata.finalizers ?? []).length === 0) rt.delete(pod);
       return;
     }
@@ -121,7 +147,8 @@ export class Kubelet implements Controller {
     const node = this.node(rt, pod.spec.nodeName);
     if (!node) return;
     const step = kubeletStep(pod, rt.nowMs(), rt.options, this.addressing(node));
-    rt.setStatus(pod, step.status);
+    const written = rt.setStatus(pod, step.status);
+    if (written !== pod) this.record(rt, pod, pod.spec.nodeName, kubeletEvents(written, pod.status, step.status, rt.nowMs()));
     if (step.wakeAt !== undefined) rt.after(this, ns, name, Math.max(1, step.wakeAt - rt.nowMs()));
   }
 }

@@ -14,6 +14,8 @@ export const SIM = {
   duration: 'sim.workload-map.io/duration',
   /** Exit code at the end of the run (default 0). */
   exitCode: 'sim.workload-map.io/exit-code',
+  /** Termination reason of a failing exit (default Error), e.g. "OOMKilled" with exit code 137. */
+  exitReason: 'sim.workload-map.io/exit-reason',
   /** Image pull + start time override, e.g. "30s". */
   startup: 'sim.workload-map.io/startup',
   /** "fail": the image cannot be pulled (ErrImagePull, then ImagePullBackOff). */

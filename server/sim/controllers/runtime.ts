@@ -9,10 +9,12 @@
 import type { SimClock } from '../clock.ts';
 import type { KubeObject, ObjectStore, WatchEvent } from '../store/object-store.ts';
 import { StoreError } from '../store/object-store.ts';
+import type { EventSource, EventType } from './event-recorder.ts';
+import { EventRecorder } from './event-recorder.ts';
 import { ChildLimitError, failedCreateReason, MAX_CHILDREN_PER_OWNER } from './limits.ts';
 import { controllerRefOf, gkOf, objGk } from './meta.ts';
 import { OwnerIndex } from './owner-index.ts';
-import { Rng, sha256Hex } from './random.ts';
+import { Rng } from './random.ts';
 import type { ResolvedOptions } from './options.ts';
 import type { QueueItem } from './reconcile-queue.ts';
 import { queueKey, ReconcileQueue } from './reconcile-queue.ts';
@@ -245,21 +247,13 @@ export class Runtime extends StoreClient {
 
   /** The controller whose reconcile is running (the source of the events it records). */
   private current: Controller | undefined;
-  /** Token buckets of the recorder's spam filter, by event name. */
-  private readonly eventTokens = new Map<string, { tokens: number; at: number }>();
-
-  /** client-go's EventSourceObjectSpamFilter: a burst of 25 per event, then one per 5 minutes. */
-  private eventAllowed(name: string): boolean {
-    const now = this.nowMs();
-    const b = this.eventTokens.get(name) ?? { tokens: 25, at: now };
-    b.tokens = Math.min(25, b.tokens + (now - b.at) / 300_000);
-    b.at = now;
-    if (this.eventTokens.size > 10_000) this.eventTokens.clear();
-    this.eventTokens.set(name, b);
-    if (b.tokens < 1) return false;
-    b.tokens--;
-    return true;
-  }
+  /** Events through the real recorders' aggregation and spam filter (event-recorder.ts). */
+  private readonly recorder = new EventRecorder({
+    nowMs: () => this.nowMs(),
+    get: (apiVersion, kind, ns, name) => this.store.get(apiVersion, kind, ns, name),
+    create: (obj) => super.create(obj),
+    update: (obj) => super.update(obj),
+  });
 
   /**
    * Creates an object, unless its controller owner already has MAX_CHILDREN_PER_OWNER children of its kind: then a
@@ -280,37 +274,10 @@ export class Runtime extends StoreClient {
   /**
    * Records an Event about `obj` as client-go's recorder does: a repeat of the same reason and message
    * updates one Event (count, lastTimestamp) instead of adding another, and the spam filter drops
-   * repeats beyond its budget.
+   * repeats beyond its budget. The source defaults to the running controller (core style).
    */
-  recordEvent(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    const ns = obj.metadata.namespace ?? 'default';
-    const name = `${obj.metadata.name}.${sha256Hex(`${obj.metadata.uid}/${reason}/${message}`).slice(0, 16)}`;
-    if (!this.eventAllowed(name)) return;
-    const now = this.now();
-    const component = this.current?.name ?? 'sim-controller';
-    try {
-      const existing = this.store.get('v1', 'Event', ns, name);
-      if (existing) {
-        super.update({ ...existing, count: ((existing.count as number | undefined) ?? 1) + 1, lastTimestamp: now });
-        return;
-      }
-      super.create({
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { name, namespace: ns },
-        involvedObject: { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name, namespace: obj.metadata.namespace, uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion },
-        reason,
-        message,
-        type,
-        source: { component },
-        reportingComponent: component,
-        firstTimestamp: now,
-        lastTimestamp: now,
-        count: 1,
-      });
-    } catch (e) {
-      if (!(e instanceof StoreError)) throw e;
-    }
+  recordEvent(obj: KubeObject, type: EventType, reason: string, message: string, source?: Partial<EventSource>): void {
+    this.recorder.record(obj, type, reason, message, { component: this.current?.name ?? 'sim-controller', ...source });
   }
 
   // ------------------------------------------------------------------ reads

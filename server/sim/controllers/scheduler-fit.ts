@@ -133,7 +133,8 @@ function affinityMatches(name: string, labels: StringMap, affinity: Dict | undef
 /** Pure: the scheduler's FitError message, e.g. "0/8 nodes are available: 8 Insufficient nvidia.com/gpu. preemption: …". */
 export function unschedulableMessage(total: number, reasons: Map<string, number>, resourceNodes: number): string {
   if (total === 0) return 'no nodes available to schedule pods';
-  const parts = [...reasons.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([r, n]) => `${n} ${r}`);
+  // kube-scheduler sorts the "<count> <reason>" strings themselves (Go's byte order), count included.
+  const parts = [...reasons.entries()].map(([r, n]) => `${n} ${r}`).sort();
   const pre: string[] = [];
   if (resourceNodes > 0) pre.push(`${resourceNodes} No preemption victims found for incoming pod`);
   if (total - resourceNodes > 0) pre.push(`${total - resourceNodes} Preemption is not helpful for scheduling`);

@@ -17,9 +17,17 @@ import type { Resources } from './quantity.ts';
 import type { Controller, Runtime } from './runtime.ts';
 import { SchedulerCache } from './scheduler-cache.ts';
 import type { NodeInfo } from './scheduler-fit.ts';
+import type { EventSource } from './event-recorder.ts';
 import type { Pod } from './types.ts';
 
 export const GANG_LABEL = 'grove.io/podgang';
+
+/** kube-scheduler records through the events.k8s.io API: series, reportingController, action. */
+function schedulerEvents(action: 'Scheduling' | 'Binding'): EventSource {
+  return { component: 'default-scheduler', instance: 'default-scheduler-sim-control-plane', style: 'series', action };
+}
+
+const GATED_MESSAGE = 'Scheduling is blocked due to non-empty scheduling gates';
 
 export class Scheduler implements Controller {
   readonly name = 'scheduler';
@@ -96,7 +104,8 @@ export class Scheduler implements Controller {
     if (!pod || pod.spec.nodeName || !isPodActive(pod)) return;
     const gates = pod.spec.schedulingGates ?? [];
     if (gates.length > 0) {
-      this.markPending(rt, pod, 'SchedulingGated', 'Scheduling is blocked due to non-empty scheduling gates');
+      // Like kube-scheduler's SchedulingGates PreEnqueue: a condition, no event, no scheduling attempt.
+      this.markPending(rt, pod, 'SchedulingGated', GATED_MESSAGE);
       return;
     }
     const gang = pod.metadata.labels?.[GANG_LABEL];
@@ -118,6 +127,7 @@ export class Scheduler implements Controller {
     const status = { ...st, conditions: setCondition(st.conditions, { type: 'PodScheduled', status: 'True', lastProbeTime: null }, rt.now()) };
     const bound = rt.update<Pod>({ ...pod, spec: { ...pod.spec, nodeName: node.name }, status });
     if (bound.status?.conditions?.find((c) => c.type === 'PodScheduled')?.status !== 'True') rt.setStatus(bound, status);
+    rt.recordEvent(bound, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node.name}`, schedulerEvents('Binding'));
   }
 
   private markPending(rt: Runtime, pod: Pod, reason: string, message: string): void {
@@ -126,9 +136,12 @@ export class Scheduler implements Controller {
     rt.setStatus(pod, { ...status, phase: 'Pending', conditions });
   }
 
+  /** Each failed attempt is a FailedScheduling event (repeats grow its series) and the pod's condition. */
   private markUnschedulable(rt: Runtime, pod: Pod, message?: string): void {
     this.waiting.set(`${pod.metadata.namespace}/${pod.metadata.name}`, pod.metadata.uid!);
-    this.markPending(rt, pod, 'Unschedulable', message ?? this.cache.failureMessage(pod, this.cache.requestOf(pod)));
+    const msg = message ?? this.cache.failureMessage(pod, this.cache.requestOf(pod));
+    this.markPending(rt, pod, 'Unschedulable', msg);
+    rt.recordEvent(pod, 'Warning', 'FailedScheduling', msg, schedulerEvents('Scheduling'));
   }
 
   /** All gate-free, unbound pods of a PodGang get nodes together, or none does. */
@@ -136,9 +149,13 @@ export class Scheduler implements Controller {
     const members = rt
       .list<Pod>('v1', 'Pod', { namespace: pod.metadata.namespace, labels: { [GANG_LABEL]: gang } })
       .filter((p) => isPodActive(p) && !p.spec.nodeName);
-    if (members.some((p) => (p.spec.schedulingGates ?? []).length > 0)) {
-      // Part of the gang is still gated: wait for the whole gang (the gated ones report their own state).
-      this.markPending(rt, pod, 'SchedulingGated', 'Scheduling is blocked due to non-empty scheduling gates');
+    const gated = members.filter((p) => (p.spec.schedulingGates ?? []).length > 0);
+    if (gated.length > 0) {
+      // Part of the gang is still gated: every member waits for the whole gang, and says so.
+      const own = (pod.spec.schedulingGates ?? []).length > 0;
+      const names = [...new Set(gated.flatMap((p) => (p.spec.schedulingGates ?? []).map((g) => g.name)))].sort().join(', ');
+      const message = own ? GATED_MESSAGE : `waiting for pod gang ${gang}: ${gated.length} of its ${members.length} pods are still gated (${names})`;
+      this.markPending(rt, pod, 'SchedulingGated', message);
       return;
     }
     const placed: Array<{ pod: Pod; node: NodeInfo }> = [];
@@ -160,7 +177,7 @@ export class Scheduler implements Controller {
       if (placed.length > 0) this.cache.capacityReturned();
       // One message for the whole gang, computed on the state without tentative placements so that
       // it is the same whichever member triggered the attempt.
-      const gangMsg = `pod group ${gang} cannot be scheduled as a gang: ${this.cache.gangShortfall(members)}`;
+      const gangMsg = `waiting for its gang: pod group ${gang} cannot be scheduled as a gang (all of its pods or none): ${this.cache.gangShortfall(members)}`;
       for (const m of members) this.markUnschedulable(rt, m, gangMsg);
       return;
     }

@@ -103,6 +103,8 @@ function fingerprint(store: MemoryStore): string[] {
   return store
     .snapshot()
     .objects.map((o) => {
+      // Event names hash the involved object's uid (the store's own, random): what they say must repeat.
+      if (o.kind === 'Event') return `Event|${o.metadata.namespace ?? ''}|${(o.involvedObject as { name?: string }).name}|${String(o.reason)}|${String(o.message)}`;
       const st = (o.status ?? {}) as { phase?: string };
       // uids are the store's own (random); everything the simulation decides must repeat.
       return `${o.kind}|${o.metadata.namespace ?? ''}|${o.metadata.name}|${JSON.stringify(o.metadata.labels ?? {})}|${(o.spec as { nodeName?: string } | undefined)?.nodeName ?? ''}|${st.phase ?? ''}`.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>');

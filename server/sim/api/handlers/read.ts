@@ -8,7 +8,7 @@ import { parseFieldSelector } from '../selectors.ts';
 import { encodeObject, writeJoined } from '../serialize.ts';
 import { ApiError, badRequest, invalid } from '../status.ts';
 import { buildTable } from '../table.ts';
-import { current, includeObject, listHead, presenter, selector, storageApiVersion } from './resource.ts';
+import { current, includeObject, listHead, presenter, selector, storageApiVersion, storageKind } from './resource.ts';
 import { scaleOf } from './scale.ts';
 
 export function getOne({ ctx, req, res, url, desc, p }: ResourceRequest): void {
@@ -45,7 +45,7 @@ export async function list({ ctx, req, res, url, desc, p }: ResourceRequest): Pr
   // The snapshot version: a continued list reports the first page's version (later pages read live data,
   // the real server's documented fallback for an inconsistent continuation).
   const listRv = token ? String(token.rv) : store.resourceVersion();
-  const page = store.listPage(storageApiVersion(desc), desc.kind, p.namespace, {
+  const page = store.listPage(storageApiVersion(desc), storageKind(desc), p.namespace, {
     labels: sel.labels,
     match: sel.filtered ? sel.match : undefined,
     start: token?.start,

@@ -18,14 +18,29 @@ export function apiVersionOf(desc: ResourceDescriptor, version: string): string 
   return gvKey(desc.group, version);
 }
 
-/** Objects go out in the version asked for; storage keeps what was written (no conversion needed). */
+/**
+ * Objects go out in the version asked for; storage keeps what was written (no conversion needed), except
+ * for a view of another kind's storage, which shows each object in its own shape.
+ */
 export function presenter(desc: ResourceDescriptor, version: string): (o: KubeObject) => KubeObject {
+  if (desc.view) return desc.view.present;
   const av = apiVersionOf(desc, version);
   return (o) => (o.apiVersion === av ? o : { ...o, apiVersion: av });
 }
 
+/** The apiVersion the store keeps this resource's objects under (a view reads the viewed kind's). */
 export function storageApiVersion(desc: ResourceDescriptor): string {
-  return gvKey(desc.group, desc.versions[0]);
+  return desc.view ? gvKey(desc.view.group, 'v1') : gvKey(desc.group, desc.versions[0]);
+}
+
+/** The kind the store keeps this resource's objects as. */
+export function storageKind(desc: ResourceDescriptor): string {
+  return desc.view?.kind ?? desc.kind;
+}
+
+/** `group/Kind` of the stored objects, the key store changes and watches share. */
+export function storageGk(desc: ResourceDescriptor): string {
+  return desc.view ? `${desc.view.group}/${desc.view.kind}` : `${desc.group}/${desc.kind}`;
 }
 
 /** The start of a `…List` body, up to the opening of `items`. */
@@ -57,7 +72,7 @@ export function storeCall<T>(desc: ResourceDescriptor, name: string | undefined,
 
 /** The object named on the URL, if it exists. */
 export function find(store: MemoryStore, desc: ResourceDescriptor, p: ResourcePath): KubeObject | undefined {
-  return store.get(storageApiVersion(desc), desc.kind, p.namespace, p.name!);
+  return store.get(storageApiVersion(desc), storageKind(desc), p.namespace, p.name!);
 }
 
 /** The object named on the URL, or 404. */

@@ -13,7 +13,7 @@ import { encodeObject } from '../serialize.ts';
 import { badRequest, failure, invalid } from '../status.ts';
 import { buildTable } from '../table.ts';
 import { WatchSession } from '../watch.ts';
-import { apiVersionOf, includeObject, presenter, selector, storageApiVersion } from './resource.ts';
+import { apiVersionOf, includeObject, presenter, selector, storageApiVersion, storageGk, storageKind } from './resource.ts';
 
 export function watch({ ctx, req, res, url, desc, p }: ResourceRequest): void {
   const { store, faults, watches } = ctx;
@@ -40,7 +40,7 @@ export function watch({ ctx, req, res, url, desc, p }: ResourceRequest): void {
   const encode = table
     ? (o: KubeObject, first: boolean) => encodeJson(buildTable(desc, [present(o)], { now: ctx.now(), version: p.version, includeObject: include, noHeaders: !first, resourceVersion: o.metadata.resourceVersion }))
     : (o: KubeObject) => encodeObject(present(o));
-  const gk = `${desc.group}/${desc.kind}`;
+  const gk = storageGk(desc);
   const explicitRv = rv !== '' && rv !== '0' && sendInitial !== true;
   let replay: HistoryEntry[] = [];
   let gone: StoreError | undefined;
@@ -76,7 +76,7 @@ export function watch({ ctx, req, res, url, desc, p }: ResourceRequest): void {
     return;
   }
   // "Get state and start at most recent": synthetic ADDED events for what exists now.
-  for (const o of store.list(storageApiVersion(desc), desc.kind, { namespace: p.namespace, labels: sel.labels })) {
+  for (const o of store.list(storageApiVersion(desc), storageKind(desc), { namespace: p.namespace, labels: sel.labels })) {
     if (sel.match(o)) session.send('ADDED', o);
   }
   if (sendInitial && bookmarks) session.bookmark({ 'k8s.io/initial-events-end': 'true' });

@@ -38,28 +38,23 @@ export function StatusPanel({ tree }: { tree: WorkloadTree }) {
         <dd>{s.phase || '—'}</dd>
       </dl>
       {s.conditions.length > 0 ? (
-        <table className="mt-2 w-full table-fixed break-words">
+        <table className="mt-2 w-full">
           <caption className="sr-only">Conditions</caption>
-          <colgroup>
-            <col className="w-[38%]" />
-            <col className="w-[16%]" />
-            <col />
-          </colgroup>
           <thead>
             <tr>
-              <th className={th}>Condition</th>
-              <th className={th}>Status</th>
-              <th className={th}>Reason</th>
+              <th className={`${th} whitespace-nowrap`}>Condition</th>
+              <th className={`${th} whitespace-nowrap`}>Status</th>
+              <th className={`${th} whitespace-nowrap`}>Reason</th>
             </tr>
           </thead>
           <tbody>
             {s.conditions.map((c, i) => (
               <tr key={`${c.type}-${i}`} className="border-t border-slate-100 align-top dark:border-slate-800" title={c.message ?? ''}>
-                <td className={td}>{c.type}</td>
-                <td className={`${td} ${c.status === 'True' ? 'text-emerald-700 dark:text-emerald-400' : c.status === 'False' ? 'text-slate-500' : ''}`}>{c.status ?? '—'}</td>
+                <td className={`${td} [overflow-wrap:normal]`}>{c.type}</td>
+                <td className={`${td} whitespace-nowrap ${c.status === 'True' ? 'text-emerald-700 dark:text-emerald-400' : c.status === 'False' ? 'text-slate-500' : ''}`}>{c.status ?? '—'}</td>
                 <td className={td}>
                   {c.reason ?? '—'}
-                  {c.message && <div className="text-xs text-slate-500 dark:text-slate-400">{c.message}</div>}
+                  {c.message && <div className="break-words text-xs text-slate-600 dark:text-slate-300">{c.message}</div>}
                 </td>
               </tr>
             ))}
@@ -160,6 +155,7 @@ export function RolesPanel({ tree }: { tree: WorkloadTree }) {
               <th className={`${th} text-right`}>Ready</th>
               <th className={th}>GPUs per pod</th>
               <th className={`${th} text-right`} title="GPUs allocated / requested / desired by this role">GPUs alloc / req / desired</th>
+              <th className={th}>Why not ready</th>
             </tr>
           </thead>
           <tbody>
@@ -174,6 +170,9 @@ export function RolesPanel({ tree }: { tree: WorkloadTree }) {
                 <td className={`${td} text-right`}>{r.ready}</td>
                 <td className={td}>{r.gpusPerPod}</td>
                 <td className={`${td} text-right`}>{r.gpus ? `${formatGpus(r.gpus.allocated)} / ${formatGpus(r.gpus.requested)} / ${formatGpus(r.gpus.desired)}` : '—'}</td>
+                <td className={`${td} max-w-[280px] truncate`} title={r.why ? r.why.message : undefined} data-testid="role-why">
+                  {r.why ? `${r.why.pods} ${r.why.reason}` : '—'}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -183,7 +182,7 @@ export function RolesPanel({ tree }: { tree: WorkloadTree }) {
   );
 }
 
-const POD_COLS = 'minmax(200px,2fr) minmax(90px,1fr) 110px 60px minmax(120px,1.2fr) minmax(90px,1fr) 90px 90px 80px 70px';
+const POD_COLS = 'minmax(200px,2fr) minmax(90px,1fr) minmax(110px,1.2fr) 60px minmax(120px,1.2fr) minmax(90px,1fr) 90px 90px 80px 70px';
 const PHASE_TONE: Record<string, string> = {
   Running: 'text-emerald-700 dark:text-emerald-400',
   Pending: 'text-sky-700 dark:text-sky-400',
@@ -192,7 +191,7 @@ const PHASE_TONE: Record<string, string> = {
 };
 
 /** The workload's pods; with `usage`, each GPU pod's utilization, memory and idle state (per GPU on hover). */
-export function PodsPanel({ tree, usage }: { tree: WorkloadTree; usage: WorkloadUsage | null }) {
+export function PodsPanel({ tree, usage, onSelectPod }: { tree: WorkloadTree; usage: WorkloadUsage | null; onSelectPod?: (name: string) => void }) {
   const now = useNow(30_000);
   const rows = podRows(tree);
   const header = (
@@ -220,15 +219,22 @@ export function PodsPanel({ tree, usage }: { tree: WorkloadTree; usage: Workload
             return (
               <div key={`${r.pod.namespace}/${r.pod.name}`} role="row" style={{ ...style, gridTemplateColumns: POD_COLS }} className={`grid items-center gap-2 border-b border-slate-100 px-2 text-xs dark:border-slate-800 ${r.unmatched ? 'bg-amber-50/60 dark:bg-amber-950/30' : ''}`}>
                 <div role="cell" className="truncate font-mono" title={r.pod.name}>
-                  {r.pod.name}
+                  {onSelectPod ? (
+                    <button type="button" className="max-w-full truncate text-left text-sky-800 underline decoration-dotted underline-offset-2 hover:decoration-solid dark:text-sky-300" onClick={() => onSelectPod(r.pod.name)} data-testid="pod-open">
+                      {r.pod.name}
+                    </button>
+                  ) : (
+                    r.pod.name
+                  )}
                 </div>
                 <div role="cell" className="truncate">
                   {r.role || '—'}
                 </div>
-                <div role="cell" className={PHASE_TONE[r.pod.phase] ?? ''}>
+                <div role="cell" className={`truncate ${PHASE_TONE[r.pod.phase] ?? ''}`} title={r.pod.why ? `${r.pod.why.reason}: ${r.pod.why.message}` : r.pod.phase}>
                   {r.pod.phase}
+                  {r.pod.why && r.pod.why.reason !== r.pod.phase ? ` · ${r.pod.why.reason}` : ''}
                 </div>
-                <div role="cell">{r.pod.ready ? 'yes' : 'no'}</div>
+                <div role="cell">{r.pod.ready ? 'yes' : r.pod.phase === 'Succeeded' ? 'done' : 'no'}</div>
                 <div role="cell" className="truncate" title={r.pod.node ?? 'not scheduled'}>
                   {r.pod.node ? (
                     <Link href={`/nodes?node=${encodeURIComponent(r.pod.node)}&cluster=${encodeURIComponent(tree.workload.cluster)}`} className="text-sky-700 hover:underline dark:text-sky-400">

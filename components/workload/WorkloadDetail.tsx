@@ -3,7 +3,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { OwnershipPanel } from './OwnershipPanel.tsx';
 import Link from 'next/link';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { stringify } from 'yaml';
 import type { WorkloadDetail as WorkloadDetailPayload, WorkloadRow } from '../../contract/index.ts';
 import { StructureGraph } from '../graph/StructureGraph.tsx';
@@ -18,6 +19,9 @@ import { keyId, workloadApi } from '../workloads/workload-href.ts';
 import type { WorkloadKey } from '../workloads/workload-href.ts';
 import { DefinitionPanel, GangPanel, GpuPanel, Panel, PodsPanel, RolesPanel, StatusPanel } from './Panels.tsx';
 import { UsagePanel } from './UsagePanel.tsx';
+import { EventsPanel } from './EventsPanel.tsx';
+import { PodPanel } from './PodPanel.tsx';
+import { rowWhyText } from './why-text.ts';
 
 type Detail = WorkloadDetailPayload;
 
@@ -67,7 +71,22 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
   });
   // The live row is the one the server resolved (a link may name a bare kind; the row id has its group).
   const { row, hasSnapshot } = useLiveRow(query.data?.row.id ?? id);
-  const [selectedPod, setSelectedPod] = useState<string | null>(null);
+  // The open pod panel is part of the URL: a link to it works, and Back closes it.
+  const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const selectedPod = search.get('pod');
+  const selectPod = useCallback(
+    (pod: string | null) => {
+      const q = new URLSearchParams(search.toString());
+      if (pod) q.set('pod', pod);
+      else q.delete('pod');
+      const qs = q.toString();
+      router.push(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+    },
+    [router, pathname, search],
+  );
+  const closePod = useCallback(() => selectPod(null), [selectPod]);
   const [goneAt, setGoneAt] = useState<number | null>(null);
 
   // The stream carries rows, not trees: when this workload's row differs from the loaded one,
@@ -144,11 +163,17 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
           <span>
             desired <b data-testid="gpus-desired" title={shown.gpus.unknown.includes('desired') ? 'unknown: no definition says what this workload asks for' : undefined}>{shown.gpus.unknown.includes('desired') ? '?' : formatGpus(shown.gpus.desired)}</b>
           </span>
-          <span>
-            pods {shown.pods.ready}/{shown.pods.total} ready
+          <span data-testid="workload-pods">
+            pods {shown.pods.ready}/{shown.pods.total} ready{shown.pods.done ? ` · ${shown.pods.done} done` : ''}
           </span>
         </div>
       </header>
+      {shown.why && (
+        <p className="rounded-md border border-sky-300 bg-sky-50 px-3 py-1.5 text-sm text-sky-950 dark:border-sky-800 dark:bg-sky-950/50 dark:text-sky-100" data-testid="workload-why">
+          <span className="font-semibold">Why: </span>
+          {rowWhyText(shown.why)}
+        </p>
+      )}
       {goneAt !== null && (
         <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
           This workload was deleted at {clockTime(goneAt)}. Showing its last known state.
@@ -165,7 +190,7 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
               {tree.pods.length} pods{tree.unmatchedPods.length ? ` + ${tree.unmatchedPods.length} unmatched` : ''}
             </span>
           }>
-          <StructureGraph tree={tree} status={status} usage={data.usage ?? null} onSelectPod={setSelectedPod} selectedPod={selectedPod} label={`Structure of ${shown.kind} ${shown.name}`} className="h-[540px] w-full" />
+          <StructureGraph tree={tree} status={status} usage={data.usage ?? null} onSelectPod={selectPod} selectedPod={selectedPod} label={`Structure of ${shown.kind} ${shown.name}`} className="h-[540px] w-full" />
         </Panel>
         <div className="flex flex-col gap-3">
           <StatusPanel tree={tree} />
@@ -173,9 +198,10 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
           <DefinitionPanel definition={data.definition} cluster={shown.cluster} />
         </div>
       </div>
+      <EventsPanel api={url} />
       <UsagePanel tree={tree} usage={data.usage ?? null} api={url} />
       <RolesPanel tree={tree} />
-      <PodsPanel tree={tree} usage={data.usage ?? null} />
+      <PodsPanel tree={tree} usage={data.usage ?? null} onSelectPod={selectPod} />
       <OwnershipPanel detail={data} />
       <GangPanel tree={tree} />
       <Panel title="Root object (YAML)" id="panel-yaml">
@@ -188,6 +214,16 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
           </pre>
         </details>
       </Panel>
+      {selectedPod && (
+        <PodPanel
+          key={selectedPod}
+          cluster={shown.cluster}
+          namespace={shown.namespace}
+          name={selectedPod}
+          uid={[...tree.pods, ...tree.unmatchedPods].find((p) => p.name === selectedPod)?.uid}
+          onClose={closePod}
+        />
+      )}
     </div>
   );
 }

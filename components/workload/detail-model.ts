@@ -3,6 +3,7 @@ import type { GpuAmounts, TreePod, WorkloadTree } from '../../contract/index.ts'
 import { formatGpus } from '../../lib/format/gpus.ts';
 import { describeResource } from '../workloads/format.ts';
 import { emptyParts } from '../graph/build-graph.ts';
+import { naturalCompare, roleCompare } from '../../lib/format/natural-order.ts';
 
 export interface GpuResourceRow {
   resource: string;
@@ -45,10 +46,33 @@ export interface RoleRow {
   gpus: { allocated: number; requested: number; desired: number } | null;
   /** No pod and none asked for (the graph's empty components): hidden unless the user asks. */
   empty: boolean;
+  /** The most frequent reason its pods are not running and ready, with how many say it. */
+  why: { reason: string; message: string; pods: number } | null;
+}
+
+/** The most frequent `why` among pods (null when none has one). */
+export function commonWhy(pods: readonly TreePod[]): RoleRow['why'] {
+  const counts = new Map<string, { reason: string; message: string; pods: number }>();
+  for (const p of pods) {
+    if (!p.why) continue;
+    const c = counts.get(p.why.reason);
+    if (c) c.pods++;
+    else counts.set(p.why.reason, { reason: p.why.reason, message: p.why.message, pods: 1 });
+  }
+  let best: RoleRow['why'] = null;
+  for (const c of counts.values()) if (!best || c.pods > best.pods) best = c;
+  return best;
 }
 
 export function roleRows(tree: WorkloadTree): RoleRow[] {
   const empty = emptyParts(tree);
+  const podsOf = new Map<string, TreePod[]>();
+  for (const p of tree.pods) {
+    const key = `${p.component}\u0000${p.instance ?? ''}`;
+    const list = podsOf.get(key);
+    if (list) list.push(p);
+    else podsOf.set(key, [p]);
+  }
   return tree.roles.map((r) => {
     const c = tree.components.find((x) => x.name === r.component);
     const g = c?.instances.find((i) => i.id === r.instance)?.gpus;
@@ -63,6 +87,7 @@ export function roleRows(tree: WorkloadTree): RoleRow[] {
       gpusPerPod: perPodText(r.gpusPerPod),
       gpus: g ? { allocated: g.allocated.total, requested: g.requested.total, desired: g.desired.total } : null,
       empty: empty.components.has(r.component) || empty.instances.has(`${r.component}\u0000${r.instance}`),
+      why: commonWhy(podsOf.get(`${r.component}\u0000${r.instance}`) ?? []),
     };
   });
 }
@@ -81,11 +106,11 @@ export interface PodRow {
   unmatched: boolean;
 }
 
-/** Pods by role, then name; unmatched pods last. */
+/** Pods by role (leader first), then name in natural order (worker-2 before worker-10); unmatched pods last. */
 export function podRows(tree: WorkloadTree): PodRow[] {
   const role = (p: TreePod) => (p.instance ? p.instance : (p.component ?? ''));
   const rows = tree.pods.map((pod) => ({ pod, role: role(pod), gpus: perPodText(pod.gpus), unmatched: false }));
-  rows.sort((a, b) => (a.role < b.role ? -1 : a.role > b.role ? 1 : a.pod.name < b.pod.name ? -1 : a.pod.name > b.pod.name ? 1 : 0));
-  for (const pod of [...tree.unmatchedPods].sort((a, b) => (a.name < b.name ? -1 : 1))) rows.push({ pod, role: '(unmatched)', gpus: perPodText(pod.gpus), unmatched: true });
+  rows.sort((a, b) => roleCompare(a.role, b.role) || naturalCompare(a.pod.name, b.pod.name));
+  for (const pod of [...tree.unmatchedPods].sort((a, b) => naturalCompare(a.name, b.name))) rows.push({ pod, role: '(unmatched)', gpus: perPodText(pod.gpus), unmatched: true });
   return rows;
 }

@@ -3,21 +3,22 @@
 import '@xyflow/react/dist/style.css';
 import { Background, Controls, Handle, Position, ReactFlow, ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import type { Edge, Node, NodeProps } from '@xyflow/react';
-import { createContext, memo, useContext, useEffect, useMemo } from 'react';
+import { createContext, memo, useCallback, useContext, useEffect, useMemo } from 'react';
+import type { FocusEvent, KeyboardEvent } from 'react';
 import { useResolvedTheme } from '../ui/ThemeToggle.tsx';
 import type { GraphModel, GraphNode, Tone } from './build-graph.ts';
 import { formatGpus } from '../../lib/format/gpus.ts';
 import { formatPercent } from '../../lib/rows/index.ts';
 import { naReason, utilTone, type UtilTone } from '../usage/usage-text.ts';
-import { layoutLeftToRight } from './layout.ts';
-import { NODE_SIZE } from './node-size.ts';
+import { layoutModel } from './layout.ts';
+import { CONTAINER_HEADER, NODE_SIZE } from './node-size.ts';
 
 const TONE: Record<Tone, string> = {
-  ok: 'bg-emerald-50 dark:bg-emerald-950/60',
-  warn: 'bg-amber-50 dark:bg-amber-950/60',
-  wait: 'bg-sky-50 dark:bg-sky-950/50',
-  bad: 'bg-red-50 dark:bg-red-950/60',
-  done: 'bg-indigo-50 dark:bg-indigo-950/50',
+  ok: 'bg-emerald-50 dark:bg-emerald-950',
+  warn: 'bg-amber-50 dark:bg-amber-950',
+  wait: 'bg-sky-50 dark:bg-sky-950',
+  bad: 'bg-red-50 dark:bg-red-950',
+  done: 'bg-indigo-50 dark:bg-indigo-950',
   idle: 'bg-slate-50 dark:bg-slate-900',
 };
 // The status stripe is an inline colour: a class would lose to the dark theme's border colour.
@@ -25,19 +26,23 @@ const STRIPE: Record<Tone, string> = { ok: '#10b981', warn: '#f59e0b', wait: '#3
 const TONE_WORD: Record<Tone, string> = { ok: 'healthy', warn: 'degraded or not ready', wait: 'pending', bad: 'failed', done: 'finished', idle: 'no status' };
 const COUNT_BAR: Array<[keyof NonNullable<GraphNode['counts']>, string]> = [
   ['ready', 'bg-emerald-500'],
+  ['notReady', 'bg-amber-500'],
   ['pending', 'bg-sky-400'],
   ['failed', 'bg-red-500'],
   ['succeeded', 'bg-indigo-400'],
 ];
+const CONTAINERS = new Set<GraphNode['type']>(['pods', 'group', 'groups']);
 
 type FlowNode = Node<GraphNode & Record<string, unknown>, 'wm'>;
 
+// Text and background pairs that keep 4.5:1 in both themes (WCAG AA for small text).
 const UTIL_BADGE: Record<UtilTone, string> = {
-  na: 'bg-slate-200 text-slate-500 dark:bg-slate-700 dark:text-slate-400',
+  na: 'bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200',
   under: 'bg-amber-200 text-amber-900 dark:bg-amber-900 dark:text-amber-100',
   ok: 'bg-emerald-200 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100',
   saturated: 'bg-violet-200 text-violet-900 dark:bg-violet-900 dark:text-violet-100',
 };
+const BUTTON = 'nodrag nopan rounded border border-slate-300 bg-white px-1 text-[10px] text-sky-800 hover:bg-sky-50 disabled:cursor-default disabled:text-slate-600 dark:border-slate-500 dark:bg-slate-800 dark:text-sky-200 dark:disabled:text-slate-300';
 
 /** `utilization 45%, 4 GPUs idle` for the node's title and accessible name; empty without usage. */
 export function nodeUsageText(n: GraphNode): string {
@@ -46,6 +51,13 @@ export function nodeUsageText(n: GraphNode): string {
   const f = u.figures;
   const util = f.utilization === null ? `utilization n/a (${naReason({ source: u.source, pods: f.pods })})` : `utilization ${formatPercent(f.utilization)}`;
   return f.idle ? `${util}, ${formatGpus(f.idle)} GPU${f.idle === 1 ? '' : 's'} idle` : util;
+}
+
+/** The node's accessible name: what it is, its full name, its status line, objects, GPUs, utilization. */
+export function nodeAriaLabel(n: GraphNode): string {
+  const what = n.type === 'pods' ? 'pods' : n.type === 'groups' ? 'replica groups' : n.type === 'group' ? 'replica group' : n.type;
+  const page = n.page ? `, showing ${n.page.what} ${n.page.from} to ${n.page.to} of ${n.page.total}` : '';
+  return `${what} ${n.title}: ${n.subtitle}${n.objects ? `, ${n.objects}` : ''}${n.gpus ? `, ${n.gpus} GPUs` : ''}${n.usage ? `, ${nodeUsageText(n)}` : ''}${page}${n.selected ? ', selected' : ''}`;
 }
 
 /** The node's utilization: a percent coloured like the table's bars, and an idle mark. */
@@ -57,7 +69,7 @@ function UtilBadges({ usage }: { usage: NonNullable<GraphNode['usage']> }) {
         {formatPercent(f.utilization)}
       </span>
       {f.idle !== null && f.idle > 0 && (
-        <span className="shrink-0 rounded bg-amber-500 px-1 text-[10px] font-semibold text-white" data-testid="node-idle">
+        <span className="shrink-0 rounded bg-amber-700 px-1 text-[10px] font-semibold text-white" data-testid="node-idle">
           idle
         </span>
       )}
@@ -65,49 +77,109 @@ function UtilBadges({ usage }: { usage: NonNullable<GraphNode['usage']> }) {
   );
 }
 
-const ToggleContext = createContext<((key: string) => void) | null>(null);
+interface Actions {
+  toggle: ((key: string) => void) | null;
+  page: ((key: string, page: number) => void) | null;
+  select: ((pod: string) => void) | null;
+}
+const ActionsContext = createContext<Actions>({ toggle: null, page: null, select: null });
 
-const WmNode = memo(function WmNode({ data }: NodeProps<FlowNode>) {
-  const onToggle = useContext(ToggleContext);
-  const size = NODE_SIZE[data.type];
+/** What Enter, Space or a click on the node does: select its pod, or open a collapsed list. */
+function activate(n: GraphNode, a: Actions): boolean {
+  if (n.pod && a.select) {
+    a.select(n.pod);
+    return true;
+  }
+  if (n.toggle && a.toggle && (!n.expanded || !CONTAINERS.has(n.type))) {
+    a.toggle(n.toggle);
+    return true;
+  }
+  return false;
+}
+
+function Controls_({ data }: { data: GraphNode }) {
+  const a = useContext(ActionsContext);
+  const p = data.page;
+  if (!(data.toggle && a.toggle) && !(p && p.count > 1 && a.page)) return null;
+  return (
+    <div className="flex items-center gap-1">
+      {data.toggle && a.toggle && (
+        <button
+          type="button"
+          className={BUTTON}
+          onClick={(e) => {
+            e.stopPropagation();
+            a.toggle!(data.toggle!);
+          }}
+        >
+          {data.toggleLabel ?? (data.expanded ? 'Collapse pods' : 'Expand pods')}
+        </button>
+      )}
+      {p && p.count > 1 && a.page && (
+        <>
+          <button type="button" className={BUTTON} disabled={p.index === 0} aria-label={`Previous page of ${data.title}`} onClick={(e) => (e.stopPropagation(), a.page!(data.id, p.index - 1))}>
+            ‹ Prev
+          </button>
+          <span className="text-[10px] tabular-nums text-slate-700 dark:text-slate-200" data-testid="page-position">
+            {p.from.toLocaleString('en-US')}–{p.to.toLocaleString('en-US')} of {p.total.toLocaleString('en-US')}
+          </span>
+          <button type="button" className={BUTTON} disabled={p.index >= p.count - 1} aria-label={`Next page of ${data.title}`} onClick={(e) => (e.stopPropagation(), a.page!(data.id, p.index + 1))}>
+            Next ›
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
+const WmNode = memo(function WmNode({ data, width, height }: NodeProps<FlowNode>) {
+  const size = { width: width ?? NODE_SIZE[data.type].width, height: height ?? NODE_SIZE[data.type].height };
   const counts = data.counts;
+  const container = CONTAINERS.has(data.type);
+  const open = container && data.expanded;
+  const inContainer = Boolean(data.parent);
   return (
     <div
-      className={`flex h-full flex-col justify-center gap-0.5 overflow-hidden rounded-md border border-l-4 border-slate-200 px-2 py-1 text-left text-xs shadow-sm dark:border-slate-700 ${TONE[data.tone]} ${data.type === 'workload' ? 'font-semibold' : ''}`}
+      className={`flex flex-col gap-0.5 overflow-hidden rounded-md border border-l-4 px-2 py-1 text-left text-xs shadow-sm ${open ? 'justify-start border-dashed border-slate-400 dark:border-slate-500' : 'justify-center border-slate-200 dark:border-slate-700'} ${TONE[data.tone]} ${data.type === 'workload' ? 'font-semibold' : ''} ${data.selected ? 'ring-2 ring-sky-700 ring-offset-1 dark:ring-sky-300 dark:ring-offset-slate-900' : ''} ${data.pod ? 'cursor-pointer' : ''}`}
       style={{ width: size.width, height: size.height, borderLeftColor: STRIPE[data.tone] }}
       data-node-type={data.type}
       data-testid={`node-${data.id}`}
-      title={`${data.title}\n${data.subtitle}${data.gpuHint ? `\nGPUs: ${data.gpuHint}` : ''}${data.usage ? `\n${nodeUsageText(data)}` : ''}\nStatus: ${TONE_WORD[data.tone]}`}
+      data-selected={data.selected ? 'true' : undefined}
+      data-pod={data.pod}
+      title={`${data.title}\n${data.subtitle}${data.objects ? `\n${data.objects}` : ''}${data.gpuHint ? `\nGPUs: ${data.gpuHint}` : ''}${data.usage ? `\n${nodeUsageText(data)}` : ''}\nStatus: ${TONE_WORD[data.tone]}`}
     >
-      <Handle type="target" position={Position.Left} className="!h-1 !w-1 !min-w-0 !border-0 !bg-slate-400" isConnectable={false} />
-      <div className="flex items-center gap-1">
-        <span className={`truncate ${data.type === 'workload' ? 'text-sm' : 'font-medium'}`}>{data.title}</span>
-        {data.gpus !== null && data.gpus > 0 && (
-          <span className="ml-auto shrink-0 rounded bg-slate-900/80 px-1 text-[10px] font-semibold text-white tabular-nums dark:bg-white/80 dark:text-slate-900" aria-label={`${data.gpus} GPUs`}>
-            {data.gpus} GPU
+      {!inContainer && <Handle type="target" position={Position.Left} className="!h-1 !w-1 !min-w-0 !border-0 !bg-slate-400" isConnectable={false} />}
+      <div className="flex flex-col gap-0.5" style={open ? { height: CONTAINER_HEADER - 12 } : undefined}>
+        <div className="flex items-center gap-1">
+          <span className={`truncate ${data.type === 'workload' ? 'text-sm' : 'font-medium'}`} data-testid="node-label">
+            {data.label ?? data.title}
           </span>
-        )}
-        {data.usage && <UtilBadges usage={data.usage} />}
-      </div>
-      <div className="truncate text-[11px] font-normal text-slate-600 dark:text-slate-300">{data.subtitle}</div>
-      {counts && counts.total > 0 && (
-        <div className="flex h-1.5 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700" aria-hidden="true">
-          {COUNT_BAR.map(([k, cls]) => (counts[k] > 0 ? <div key={k} className={cls} style={{ width: `${(counts[k] / counts.total) * 100}%` }} /> : null))}
+          {data.gpus !== null && data.gpus > 0 && (
+            <span className="ml-auto shrink-0 rounded bg-slate-900 px-1 text-[10px] font-semibold text-white tabular-nums dark:bg-slate-100 dark:text-slate-900" aria-label={`${data.gpus} GPUs`}>
+              {data.gpus} GPU
+            </span>
+          )}
+          {data.usage && <UtilBadges usage={data.usage} />}
         </div>
-      )}
-      {data.toggle && onToggle && (
-        <button
-          type="button"
-          className="nodrag self-start rounded border border-slate-300 bg-white px-1 text-[10px] text-sky-700 hover:bg-sky-50 dark:border-slate-600 dark:bg-slate-800 dark:text-sky-300"
-          onClick={(e) => {
-            e.stopPropagation();
-            onToggle(data.toggle!);
-          }}
-        >
-          {data.toggleLabel ?? (data.type === 'pods' ? `Show ${counts?.total ?? ''} pods` : data.expanded ? 'Collapse pods' : 'Expand pods')}
-        </button>
-      )}
-      <Handle type="source" position={Position.Right} className="!h-1 !w-1 !min-w-0 !border-0 !bg-slate-400" isConnectable={false} />
+        {data.objects && (
+          <div className="truncate text-[11px] font-normal text-slate-700 dark:text-slate-200" data-testid="node-objects">
+            {data.objects}
+          </div>
+        )}
+        <div className="truncate text-[11px] font-normal text-slate-700 dark:text-slate-200" data-testid="node-subtitle">
+          {data.subtitle}
+        </div>
+        {counts && counts.total > 0 && container && (
+          <div className="flex h-1.5 w-full shrink-0 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700" aria-hidden="true">
+            {COUNT_BAR.map(([k, cls]) => {
+              const n = counts[k] as number;
+              return n > 0 ? <div key={k} className={cls} style={{ width: `${(n / counts.total) * 100}%` }} /> : null;
+            })}
+          </div>
+        )}
+        <Controls_ data={data} />
+      </div>
+      {!inContainer && <Handle type="source" position={Position.Right} className="!h-1 !w-1 !min-w-0 !border-0 !bg-slate-400" isConnectable={false} />}
     </div>
   );
 });
@@ -118,7 +190,7 @@ function FitOnChange({ fitKey }: { fitKey: string }) {
   const rf = useReactFlow();
   useEffect(() => {
     // After an expand or collapse the graph changes size: fit it again (on the next frame, once measured).
-    const t = requestAnimationFrame(() => void rf.fitView({ padding: 0.12, maxZoom: 1.1, duration: 0 }));
+    const t = requestAnimationFrame(() => void rf.fitView({ padding: 0.08, maxZoom: 1.1, duration: 0 }));
     return () => cancelAnimationFrame(t);
   }, [fitKey, rf]);
   return null;
@@ -127,33 +199,81 @@ function FitOnChange({ fitKey }: { fitKey: string }) {
 export interface FlowGraphProps {
   model: GraphModel;
   onToggle?: (key: string) => void;
+  /** Another page of an expanded big list was asked for. */
+  onPage?: (key: string, page: number) => void;
+  /** A pod node was activated (click, Enter or Space). */
+  onSelectPod?: (podName: string) => void;
   label: string;
   className?: string;
 }
 
-function Inner({ model, onToggle, label, className }: FlowGraphProps) {
+// Past this many nodes only those in view are in the DOM (paging keeps models far smaller in practice).
+const RENDER_VISIBLE_ABOVE = 200;
+
+function Inner({ model, onToggle, onPage, onSelectPod, label, className }: FlowGraphProps) {
   const theme = useResolvedTheme();
-  const { nodes, edges, fitKey } = useMemo(() => {
-    const sized = model.nodes.map((n) => ({ id: n.id, ...NODE_SIZE[n.type] }));
-    const { positions } = layoutLeftToRight(sized, model.edges);
-    const nodes: FlowNode[] = model.nodes.map((n) => ({
-      id: n.id,
-      type: 'wm',
-      position: positions.get(n.id) ?? { x: 0, y: 0 },
-      data: n as GraphNode & Record<string, unknown>,
-      draggable: false,
-      connectable: false,
-      selectable: false,
-      width: NODE_SIZE[n.type].width,
-      height: NODE_SIZE[n.type].height,
-      ariaLabel: `${n.type} ${n.title}: ${n.subtitle}${n.gpus ? `, ${n.gpus} GPUs` : ''}${n.usage ? `, ${nodeUsageText(n)}` : ''}`,
-    }));
+  const rf = useReactFlow();
+  const actions = useMemo<Actions>(() => ({ toggle: onToggle ?? null, page: onPage ?? null, select: onSelectPod ?? null }), [onToggle, onPage, onSelectPod]);
+  const { nodes, edges, fitKey, byId } = useMemo(() => {
+    const { positions, sizes } = layoutModel(model.nodes, model.edges);
+    const byId = new Map(model.nodes.map((n) => [n.id, n]));
+    const nodes: FlowNode[] = model.nodes.map((n) => {
+      const size = sizes.get(n.id) ?? NODE_SIZE[n.type];
+      const actionable = Boolean(n.pod && onSelectPod);
+      const node: FlowNode = {
+        id: n.id,
+        type: 'wm',
+        position: positions.get(n.id) ?? { x: 0, y: 0 },
+        data: n as GraphNode & Record<string, unknown>,
+        draggable: false,
+        connectable: false,
+        selectable: false,
+        width: size.width,
+        height: size.height,
+        ariaLabel: nodeAriaLabel(n),
+        // A pod node is one control; the others hold their own buttons (a group, for assistive tech).
+        ariaRole: actionable ? 'button' : 'group',
+        domAttributes: actionable ? { 'aria-pressed': n.selected ? 'true' : 'false' } : undefined,
+        className: 'rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-700 dark:focus-visible:outline-sky-300',
+      };
+      if (n.parent) {
+        node.parentId = n.parent;
+        node.extent = 'parent';
+      }
+      return node;
+    });
     const edges: Edge[] = model.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, type: 'smoothstep', focusable: false, selectable: false }));
-    return { nodes, edges, fitKey: model.nodes.map((n) => n.id).join('|') };
-  }, [model]);
+    return { nodes, edges, fitKey: model.nodes.map((n) => n.id).join('|'), byId };
+  }, [model, onSelectPod]);
+  const onKeyDown = useCallback(
+    (e: KeyboardEvent<HTMLDivElement>) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      const el = e.target as HTMLElement;
+      // Only the node itself: its buttons handle their own keys.
+      if (!el.classList.contains('react-flow__node')) return;
+      const n = byId.get(el.getAttribute('data-id') ?? '');
+      if (n && activate(n, actions)) e.preventDefault();
+    },
+    [byId, actions],
+  );
+  const onFocus = useCallback(
+    (e: FocusEvent<HTMLDivElement>) => {
+      // Tabbing to a node out of view pans to it (React Flow's own auto-pan misplaces nodes inside containers).
+      const el = (e.target as HTMLElement).closest('.react-flow__node');
+      const pane = e.currentTarget.getBoundingClientRect();
+      if (!el || !(e.target as HTMLElement).matches(':focus-visible')) return;
+      const r = el.getBoundingClientRect();
+      if (r.left >= pane.left && r.right <= pane.right && r.top >= pane.top && r.bottom <= pane.bottom) return;
+      const internal = rf.getInternalNode(el.getAttribute('data-id') ?? '');
+      if (!internal) return;
+      const p = internal.internals.positionAbsolute;
+      void rf.setCenter(p.x + (internal.width ?? 0) / 2, p.y + (internal.height ?? 0) / 2, { zoom: Math.max(rf.getZoom(), 0.6) });
+    },
+    [rf],
+  );
   return (
-    <div className={className} role="figure" aria-label={label} data-testid="structure-graph">
-      <ToggleContext.Provider value={onToggle ?? null}>
+    <div className={className} role="figure" aria-label={label} data-testid="structure-graph" data-nodes={model.nodes.length} onKeyDown={onKeyDown} onFocus={onFocus}>
+      <ActionsContext.Provider value={actions}>
         <ReactFlow
           nodes={nodes}
           edges={edges}
@@ -162,12 +282,19 @@ function Inner({ model, onToggle, label, className }: FlowGraphProps) {
           nodesDraggable={false}
           nodesConnectable={false}
           elementsSelectable={false}
+          autoPanOnNodeFocus={false}
+          panActivationKeyCode={null}
+          onlyRenderVisibleElements={nodes.length > RENDER_VISIBLE_ABOVE}
+          ariaLabelConfig={{
+            'node.a11yDescription.default': 'Press Enter or Space on a pod to open it, on a collapsed list to expand it.',
+            'node.a11yDescription.keyboardDisabled': 'Press Enter or Space on a pod to open it, on a collapsed list to expand it.',
+          }}
           onNodeClick={(_, n) => {
-            const d = n.data as GraphNode;
-            if (d.toggle && d.type === 'pods' && onToggle) onToggle(d.toggle);
+            const d = byId.get(n.id);
+            if (d) activate(d, actions);
           }}
           fitView
-          fitViewOptions={{ padding: 0.12, maxZoom: 1.1 }}
+          fitViewOptions={{ padding: 0.08, maxZoom: 1.1 }}
           minZoom={0.05}
           maxZoom={2}
           proOptions={{ hideAttribution: true }}
@@ -178,12 +305,12 @@ function Inner({ model, onToggle, label, className }: FlowGraphProps) {
           <Controls showInteractive={false} />
           <FitOnChange fitKey={fitKey} />
         </ReactFlow>
-      </ToggleContext.Provider>
+      </ActionsContext.Provider>
     </div>
   );
 }
 
-/** A laid-out, read-only graph (fit to view, nothing draggable); clicking a collapsed group expands it. */
+/** A laid-out, read-only graph (fit to view, nothing draggable); activating a collapsed group expands it, a pod selects it. */
 export function FlowGraph(props: FlowGraphProps) {
   return (
     <ReactFlowProvider>

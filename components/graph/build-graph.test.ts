@@ -28,26 +28,41 @@ test('a plain Pod workload: the pod hangs off the workload node', () => {
   assert.deepEqual(g.edges.map((e) => e.source), ['workload']);
 });
 
-test('a role with hundreds of pods collapses into one node with counts, and expands on request', () => {
+test('a role with hundreds of pods collapses into one node with a histogram, and expands one page at a time', () => {
   const tree = jobSetTree(1, 600);
-  tree.pods[5] = { ...tree.pods[5], phase: 'Pending', ready: false, node: null };
+  tree.pods[5] = { ...tree.pods[5], phase: 'Pending', ready: false, node: null, why: { kind: 'unschedulable', reason: 'Unschedulable', message: '0/14 nodes are available' } };
   const g = buildGraph(tree, 'Running');
   const summary = g.nodes.find((n) => n.type === 'pods')!;
   assert.equal(summary.id, 'pods:i:replicatedjob/worker');
   assert.equal(summary.title, '600 pods');
+  assert.equal(summary.subtitle, '599 Running · 1 Pending (Unschedulable)');
   assert.equal(summary.counts?.pending, 1);
   assert.equal(summary.counts?.ready, 599);
   assert.equal(summary.gpus, 2400);
-  assert.equal(summary.toggle, 'i:replicatedjob/worker');
+  assert.equal(summary.toggle, 'pods:i:replicatedjob/worker');
+  assert.equal(summary.toggleLabel, 'Show 600 pods');
   assert.equal(summary.tone, 'wait');
+  assert.equal(summary.expanded, false);
   assert.equal(g.nodes.filter((n) => n.type === 'pod').length, 1); // the leader
-  const holder = g.nodes.find((n) => n.id === 'i:replicatedjob/worker')!;
-  assert.equal(holder.toggle, 'i:replicatedjob/worker');
-  assert.equal(holder.expanded, false);
+  // The holder keeps no control of its own: the list's node has it.
+  assert.equal(g.nodes.find((n) => n.id === 'i:replicatedjob/worker')!.toggle, undefined);
 
-  const open = buildGraph(tree, 'Running', { expanded: new Set(['i:replicatedjob/worker']) });
-  assert.equal(open.nodes.filter((n) => n.type === 'pod').length, 601);
-  assert.equal(open.nodes.find((n) => n.id === 'i:replicatedjob/worker')!.expanded, true);
+  const open = buildGraph(tree, 'Running', { expanded: new Set(['pods:i:replicatedjob/worker']) });
+  const list = open.nodes.find((n) => n.id === 'pods:i:replicatedjob/worker')!;
+  assert.equal(list.expanded, true);
+  assert.equal(list.toggleLabel, 'Collapse pods');
+  assert.deepEqual(list.page, { index: 0, count: 25, from: 1, to: 24, total: 600, what: 'pods' });
+  const page = open.nodes.filter((n) => n.parent === list.id);
+  assert.equal(page.length, 24);
+  // Problems first (the pending worker-4), then natural order: worker-0, worker-1, … worker-9, worker-10.
+  assert.deepEqual(page.slice(0, 4).map((n) => n.title), ['train-worker-4', 'train-worker-0', 'train-worker-1', 'train-worker-2']);
+  assert.deepEqual(page.slice(9, 12).map((n) => n.title), ['train-worker-9', 'train-worker-10', 'train-worker-11']);
+  // Pods in a page are drawn inside it: no edges of their own.
+  assert.ok(!open.edges.some((e) => page.some((n) => n.id === e.target)));
+  // The last page holds the rest; a page past the end shows the last one.
+  const last = buildGraph(tree, 'Running', { expanded: new Set([list.id]), pages: new Map([[list.id, 99]]) });
+  assert.deepEqual(last.nodes.find((n) => n.id === list.id)!.page, { index: 24, count: 25, from: 577, to: 600, total: 600, what: 'pods' });
+  assert.equal(last.nodes.filter((n) => n.parent === list.id).at(-1)!.title, 'train-worker-599');
 });
 
 test('unmatched pods stand apart, not connected to the workload', () => {

@@ -1,23 +1,38 @@
 /**
- * From a workload tree to the structure graph: workload → components → instances → pods, owners
- * left of what they own. Big roles collapse into one node with counts (expanded on click);
- * pods no component claims hang off a separate "unmatched" node. Components and instances with nothing
- * to show (no object, no pod, none asked for) are hidden behind one "N empty components" node.
+ * From a workload tree to the structure graph, grouped the way the framework groups its pods:
+ * workload → components → instances (roles) → replica groups → pods, owners left of what they own.
+ *
+ * Replica groups come from `TreePod.replica` under the nearest component that keys replicas: an LWS
+ * `group` (its leader and workers share the group index, across the leader and worker components),
+ * a JobSet replicated job (the Job index). Groups of one pod each say nothing and are not drawn.
+ * Lists of more than `collapseAbove` pods (or groups) are one aggregate node with a status
+ * histogram; expanded, they show one page at a time, problems first. A search shows only the pods
+ * that match, wherever they are. The model stays as big as what is shown, whatever the tree's size.
+ * Pods no component claims hang off a separate "unmatched" node; components and instances with
+ * nothing to show are hidden behind one "N empty components" node.
  */
 import type { GpuFigures, GpuTotal, TreeInstance, TreePod, UsageFigures, UsageSourceKind, WorkloadStatusName, WorkloadTree, WorkloadUsage } from '../../contract/index.ts';
+import { naturalCompare } from '../../lib/format/natural-order.ts';
 import { combineFigures } from '../usage/usage-text.ts';
+import { shortLabels } from './labels.ts';
+import { countPods, formatCount, histogramText, naturalPodOrder, pageOf, podMatches, problemRank, problemsFirst, type PodCounts } from './pod-order.ts';
+
+export { countPods, type PodCounts } from './pod-order.ts';
 
 export type Tone = 'ok' | 'warn' | 'wait' | 'bad' | 'done' | 'idle';
-export type NodeType = 'workload' | 'component' | 'instance' | 'pods' | 'pod' | 'unmatched';
+/** `pods`: a big list of pods (collapsed, or one page of it); `group`: a replica group; `groups`: a big list of groups. */
+export type NodeType = 'workload' | 'component' | 'instance' | 'pods' | 'group' | 'groups' | 'pod' | 'unmatched';
 
-export interface PodCounts {
+export interface PageInfo {
+  /** 0-based page shown, of `count`. */
+  index: number;
+  count: number;
+  /** 1-based positions shown, of `total`. */
+  from: number;
+  to: number;
   total: number;
-  ready: number;
-  running: number;
-  pending: number;
-  succeeded: number;
-  failed: number;
-  other: number;
+  /** What is paged: `pods` or `groups`. */
+  what: string;
 }
 
 export interface GraphNode {
@@ -28,7 +43,8 @@ export interface GraphNode {
   tone: Tone;
   /**
    * GPUs shown on the node, null when it has none to speak of: the tree's requested figure at that
-   * level (desired when nothing is requested), or a pod's own request. Never recomputed here.
+   * level (desired when nothing is requested), or a pod's own request. A replica group or a search's
+   * matches add up their pods' own requests (the tree has no figure there).
    */
   gpus: number | null;
   /** Resource names behind `gpus`, for the hover. */
@@ -44,6 +60,18 @@ export interface GraphNode {
    * figures are shown and some are allocated; its null figures are "n/a".
    */
   usage?: { figures: UsageFigures; source: UsageSourceKind };
+  /** What the node draws as its title when the title is too long: it keeps the part that differs from its siblings. */
+  label?: string;
+  /** The real objects behind the node, by kind: `Job llama-finetune-workers-0`, `StatefulSets vllm-405b, vllm-405b-0`. */
+  objects?: string;
+  /** The container (a replica group, a page of a big list) the node is drawn in; laid out on its own when absent. */
+  parent?: string;
+  /** A pod node's pod: activating the node selects it. */
+  pod?: string;
+  /** The selected pod's node. */
+  selected?: boolean;
+  /** The page shown of an expanded big list. */
+  page?: PageInfo;
 }
 
 export interface GraphEdge {
@@ -55,13 +83,30 @@ export interface GraphEdge {
 export interface GraphModel {
   nodes: GraphNode[];
   edges: GraphEdge[];
+  /** The search's result, when there is one: how many pods match, and the first in natural order. */
+  search?: { query: string; matches: number; first: string | null };
+  /**
+   * Where the pod to reveal is: the lists to expand and the page of each that shows it (the caller
+   * keeps them in its view state). Absent when no pod is to be revealed or it is not in the tree.
+   */
+  revealed?: { expand: string[]; pages: Array<[string, number]> };
 }
 
 export interface BuildOptions {
-  /** Roles with more pods than this collapse (default 12). */
+  /** Lists with more pods (or replica groups) than this collapse (default 12). */
   collapseAbove?: number;
-  /** Keys of roles the user expanded; EMPTY_TOGGLE in it shows the empty components. */
+  /** Pods (or groups) per page of an expanded big list (default 24). */
+  pageSize?: number;
+  /** Keys of lists the user expanded; EMPTY_TOGGLE in it shows the empty components. */
   expanded?: ReadonlySet<string>;
+  /** The page shown of each expanded list, by its key (default the first). */
+  pages?: ReadonlyMap<string, number>;
+  /** Show only the pods whose name or node contains this (case-insensitive), expanding what holds them. */
+  search?: string;
+  /** The selected pod, highlighted. */
+  selectedPod?: string | null;
+  /** A pod to bring into view: the lists that hold it are expanded at its page (see `GraphModel.revealed`). */
+  reveal?: string | null;
   /** Show components and instances that have nothing to show (default: EMPTY_TOGGLE in `expanded`). */
   showEmpty?: boolean;
   /** The workload's utilization (`detail.usage`): shown on the nodes that show GPUs. */
@@ -154,23 +199,11 @@ export function statusTone(s: WorkloadStatusName): Tone {
   }
 }
 
-export function countPods(pods: readonly TreePod[]): PodCounts {
-  const c: PodCounts = { total: pods.length, ready: 0, running: 0, pending: 0, succeeded: 0, failed: 0, other: 0 };
-  for (const p of pods) {
-    if (p.ready) c.ready++;
-    if (p.phase === 'Running') c.running++;
-    else if (p.phase === 'Pending') c.pending++;
-    else if (p.phase === 'Succeeded') c.succeeded++;
-    else if (p.phase === 'Failed') c.failed++;
-    else c.other++;
-  }
-  return c;
-}
-
 /** A group's colour: any failure is red, anything not yet ready amber, all finished blue. */
 export function groupTone(pods: readonly TreePod[], desired = 0): Tone {
   if (pods.length === 0) return desired > 0 ? 'wait' : 'idle';
-  const tones = new Set(pods.map(podTone));
+  const tones = new Set<Tone>();
+  for (const p of pods) tones.add(podTone(p));
   if (tones.has('bad')) return 'bad';
   if (tones.has('warn')) return 'warn';
   if (tones.has('wait')) return 'wait';
@@ -203,31 +236,164 @@ function figuresOnNode(f: GpuFigures): Pick<GraphNode, 'gpus' | 'gpuHint'> {
   return { gpus: round(shown.total) || null, gpuHint: [resourcesText(shown), levels].filter(Boolean).join(' · ') };
 }
 
-function countsText(c: PodCounts): string {
-  const parts: string[] = [`${c.ready}/${c.total} ready`];
-  if (c.pending) parts.push(`${c.pending} pending`);
-  if (c.failed) parts.push(`${c.failed} failed`);
-  if (c.succeeded) parts.push(`${c.succeeded} done`);
+/** A set of pods' own requests: requested by those not finished, allocated by those holding theirs. */
+function podsFigures(pods: readonly TreePod[]): Pick<GraphNode, 'gpus' | 'gpuHint'> {
+  let requested = 0;
+  let allocated = 0;
+  const byResource: Record<string, number> = {};
+  for (const p of pods) {
+    const g = podGpus(p);
+    if (g === 0) continue;
+    if (p.phase !== 'Succeeded' && p.phase !== 'Failed') {
+      requested += g;
+      for (const [r, n] of Object.entries(p.gpus)) byResource[r] = (byResource[r] ?? 0) + n;
+    }
+    if (p.allocated) allocated += g;
+  }
+  if (requested === 0 && allocated === 0) return { gpus: null, gpuHint: '' };
+  return { gpus: round(requested) || null, gpuHint: [resourcesText({ total: requested, byResource }), `allocated ${round(allocated)}, requested ${round(requested)} by these pods`].filter(Boolean).join(' · ') };
+}
+
+function addTotal(a: GpuTotal, b: GpuTotal): GpuTotal {
+  const byResource = { ...a.byResource };
+  for (const [r, n] of Object.entries(b.byResource)) byResource[r] = (byResource[r] ?? 0) + n;
+  return { total: a.total + b.total, byResource };
+}
+const addFigures = (a: GpuFigures, b: GpuFigures): GpuFigures => ({ desired: addTotal(a.desired, b.desired), requested: addTotal(a.requested, b.requested), allocated: addTotal(a.allocated, b.allocated) });
+
+/**
+ * The controllers of a set of pods, by kind, in the pods' order: `Job train-worker-0`,
+ * `StatefulSets vllm-405b, vllm-405b-0`; many names read `500 Jobs: train-worker-0 … train-worker-499`.
+ * The workload itself (a PyTorchJob owning its pods) is no news and left out.
+ */
+export function ownersText(pods: readonly TreePod[], workload: { kind: string; name: string }): string {
+  const byKind = new Map<string, Set<string>>();
+  for (const p of pods) {
+    const o = p.owner;
+    if (!o || (o.kind === workload.kind && o.name === workload.name)) continue;
+    const names = byKind.get(o.kind);
+    if (names) names.add(o.name);
+    else byKind.set(o.kind, new Set([o.name]));
+  }
+  const parts: string[] = [];
+  for (const [kind, set] of byKind) {
+    const names = [...set];
+    if (names.length === 1) parts.push(`${kind} ${names[0]}`);
+    else if (names.length <= 3) parts.push(`${kind}s ${names.join(', ')}`);
+    else {
+      const sorted = names.sort(naturalCompare);
+      parts.push(`${formatCount(sorted.length)} ${kind}s: ${sorted[0]} … ${sorted[sorted.length - 1]}`);
+    }
+  }
   return parts.join(' · ');
+}
+
+/** A pod node's second line: its role (when siblings differ), phase and readiness, why, node. */
+function podSubtitle(p: TreePod, role: string | null): string {
+  const phase = p.phase === 'Running' && !p.ready ? 'Running, not ready' : p.phase;
+  const why = p.why?.reason && p.why.reason !== p.phase ? p.why.reason + (p.why.exitCode !== undefined ? ` (exit ${p.why.exitCode})` : '') : '';
+  return [role, phase, why, p.node].filter(Boolean).join(' · ');
+}
+
+/** What the graph needs from a tree whatever is shown, computed once per tree (trees are immutable values). */
+interface TreeFacts {
+  /** Pods by (component, instance), in the tree's order. */
+  byPart: Map<string, { component: string | null; instance: string | null; pods: TreePod[] }>;
+  byComponent: Map<string, TreePod[]>;
+  /** Component → the nearest component, itself or an ancestor, whose replica selector keys replica groups. */
+  keyOf: Map<string, string>;
+  empty: EmptyParts;
+  /** Ordered lists, by list key and search: sorting thousands of pods once, not on every page turn. */
+  ordered: Map<string, TreePod[]>;
+}
+
+const factsCache = new WeakMap<WorkloadTree, TreeFacts>();
+
+function factsOf(tree: WorkloadTree): TreeFacts {
+  const known = factsCache.get(tree);
+  if (known) return known;
+  const byPart: TreeFacts['byPart'] = new Map();
+  const byComponent = new Map<string, TreePod[]>();
+  for (const p of tree.pods) {
+    const k = partKey(p.component, p.instance);
+    const part = byPart.get(k);
+    if (part) part.pods.push(p);
+    else byPart.set(k, { component: p.component, instance: p.instance, pods: [p] });
+    if (p.component !== null) {
+      const list = byComponent.get(p.component);
+      if (list) list.push(p);
+      else byComponent.set(p.component, [p]);
+    }
+  }
+  const byName = new Map(tree.components.map((c) => [c.name, c]));
+  const keyOf = new Map<string, string>();
+  for (const c of tree.components) {
+    const seen = new Set<string>();
+    for (let at = byName.get(c.name); at && !seen.has(at.name); at = at.parent === null ? undefined : byName.get(at.parent)) {
+      seen.add(at.name);
+      if (at.keysReplicas) {
+        keyOf.set(c.name, at.name);
+        break;
+      }
+    }
+  }
+  const facts: TreeFacts = { byPart, byComponent, keyOf, empty: emptyParts(tree), ordered: new Map() };
+  factsCache.set(tree, facts);
+  return facts;
+}
+
+const normalizeQuery = (q: string | undefined) => (q ?? '').trim().toLowerCase();
+
+/** The pods matching a search, and the first of them in natural order. */
+export function searchPods(tree: WorkloadTree, search: string): { matches: number; first: string | null } {
+  const q = normalizeQuery(search);
+  let matches = 0;
+  let first: TreePod | null = null;
+  for (const list of [tree.pods, tree.unmatchedPods]) {
+    for (const p of list) {
+      if (!podMatches(p, q)) continue;
+      matches++;
+      if (!first || naturalPodOrder(p, first) < 0) first = p;
+    }
+  }
+  return { matches, first: first?.name ?? null };
+}
+
+/** Pods of one replica group under a scope (the component that keys it, or the holder of a self-keyed one). */
+interface Scope {
+  /** The node the groups hang off. */
+  id: string;
+  /** Words before the replica key in a group's title (`group` 0, `worker` 3). */
+  label: string;
+  groups: Map<string, TreePod[]>;
+  /** Each pod's own holder, for a scope whose groups turn out to be single pods. */
+  natural: Array<[TreePod, string]>;
 }
 
 export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: BuildOptions = {}): GraphModel {
   const collapseAbove = o.collapseAbove ?? 12;
+  const pageSize = o.pageSize ?? 24;
   const expanded = o.expanded ?? new Set<string>();
+  const pages = o.pages ?? new Map<string, number>();
+  const query = normalizeQuery(o.search);
+  const selected = o.selectedPod ?? null;
+  const reveal = o.reveal ?? null;
   const showEmpty = o.showEmpty ?? expanded.has(EMPTY_TOGGLE);
-  const empty = emptyParts(tree);
+  const facts = factsOf(tree);
+  const empty = facts.empty;
   const hiddenNames: string[] = [];
-  const nodes: GraphNode[] = [];
-  const edges: GraphEdge[] = [];
+  let nodes: GraphNode[] = [];
+  let edges: GraphEdge[] = [];
   const edge = (source: string, target: string) => edges.push({ id: `${source}->${target}`, source, target });
+  const revealed: NonNullable<GraphModel['revealed']> = { expand: [], pages: [] };
 
   const root = tree.components.find((c) => c.parent === null) ?? null;
-  const allPods = [...tree.pods];
   // Utilization per node id, recorded as the nodes are made and attached at the end (only where GPUs show).
   const u = o.usage ?? null;
   const usageAt = new Map<string, UsageFigures | null>();
   const instanceUsage = (component: string, instance: string) => u?.instances.find((i) => i.component === component && i.instance === instance)?.figures ?? null;
   const podUsage = (p: TreePod) => u?.pods[p.name]?.figures ?? null;
+  const podsUsage = (pods: readonly TreePod[]) => (u ? combineFigures(pods.map(podUsage).filter((f): f is UsageFigures => f !== null)) : null);
   usageAt.set('workload', u?.workload ?? null);
   nodes.push({
     id: 'workload',
@@ -242,6 +408,7 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
   const holderOf = new Map<string, string>();
   // The tree's figures for a holder whose pods are exactly one component's or one instance's.
   const holderFigures = new Map<string, GpuFigures>();
+  const componentFigures = new Map<string, GpuFigures>();
   const key = partKey;
   const nodeOfComponent = (name: string | null): string => (name === null || (root && name === root.name) ? 'workload' : `c:${name}`);
 
@@ -250,17 +417,19 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
     if (empty.components.has(c.name)) hiddenNames.push(c.name);
     if (empty.components.has(c.name) && !showEmpty) continue;
     if (cid !== 'workload') {
-      const pods = allPods.filter((p) => p.component === c.name);
+      const pods = facts.byComponent.get(c.name) ?? [];
       const desired = c.instances.reduce((a, i) => a + (i.replicas ?? 0), 0);
       const kindName = c.kind ? c.kind.split('/').pop() : '';
+      const shown = c.hasPodDefinition || pods.length > 0;
       nodes.push({
         id: cid,
         type: 'component',
         title: c.name,
-        subtitle: [kindName, c.hasPodDefinition ? `${pods.length}${desired ? `/${desired}` : ''} pods` : ''].filter(Boolean).join(' · '),
+        subtitle: [kindName, c.hasPodDefinition ? `${formatCount(pods.length)}${desired ? `/${formatCount(desired)}` : ''} pods` : ''].filter(Boolean).join(' · '),
         tone: c.hasPodDefinition ? groupTone(pods, desired) : pods.length ? groupTone(pods) : 'idle',
-        ...(c.hasPodDefinition || pods.length ? figuresOnNode(c.gpus) : { gpus: null, gpuHint: '' }),
+        ...(shown ? figuresOnNode(c.gpus) : { gpus: null, gpuHint: '' }),
       });
+      if (shown) componentFigures.set(cid, c.gpus);
       edge(nodeOfComponent(c.parent), cid);
       usageAt.set(cid, u ? combineFigures(u.instances.filter((i) => i.component === c.name).map((i) => i.figures)) : null);
     }
@@ -276,13 +445,13 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
         if (!showEmpty) continue;
       }
       const iid = `i:${c.name}/${inst.id}`;
-      const pods = allPods.filter((p) => p.component === c.name && p.instance === inst.id);
+      const pods = facts.byPart.get(key(c.name, inst.id))?.pods ?? [];
       const perPod = Object.values(inst.gpusPerPod).reduce((a, b) => a + b, 0);
       nodes.push({
         id: iid,
         type: 'instance',
         title: inst.id,
-        subtitle: `${pods.length}/${inst.replicas ?? pods.length} pods${perPod ? ` · ${Math.round(perPod * 100) / 100} GPU/pod` : ''}`,
+        subtitle: `${formatCount(pods.length)}/${formatCount(inst.replicas ?? pods.length)} pods${perPod ? ` · ${round(perPod)} GPU/pod` : ''}`,
         tone: groupTone(pods, inst.replicas ?? 0),
         ...figuresOnNode(inst.gpus),
       });
@@ -293,15 +462,55 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
     }
   }
 
-  // Group pods by holder, then emit them (or one summary node when the group is large).
-  const byHolder = new Map<string, TreePod[]>();
-  for (const p of allPods) {
-    const h = holderOf.get(key(p.component, p.instance)) ?? holderOf.get(key(p.component, '')) ?? (p.component ? nodeOfComponent(p.component) : 'workload');
-    const list = byHolder.get(h);
-    if (list) list.push(p);
-    else byHolder.set(h, [p]);
+  // Where each pod goes: its holder's list, or a replica group under the component that keys it.
+  const plain = new Map<string, TreePod[]>();
+  const holderPods = new Map<string, TreePod[]>();
+  const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => {
+    const l = m.get(k);
+    if (l) l.push(v);
+    else m.set(k, [v]);
+  };
+  const scopes = new Map<string, Scope>();
+  const titleOf = new Map(nodes.map((n) => [n.id, n.title]));
+  for (const part of facts.byPart.values()) {
+    const holder = holderOf.get(key(part.component, part.instance)) ?? holderOf.get(key(part.component, '')) ?? (part.component ? nodeOfComponent(part.component) : 'workload');
+    const keyer = part.component === null ? undefined : facts.keyOf.get(part.component);
+    for (const p of part.pods) {
+      push(holderPods, holder, p);
+      if (keyer === undefined || p.replica === null || p.replica === '') {
+        push(plain, holder, p);
+        continue;
+      }
+      const own = keyer === part.component;
+      const scopeId = own ? holder : nodeOfComponent(keyer);
+      let s = scopes.get(scopeId);
+      if (!s) {
+        s = { id: scopeId, label: own ? (titleOf.get(holder) ?? holder) : keyer, groups: new Map(), natural: [] };
+        scopes.set(scopeId, s);
+      }
+      push(s.groups, p.replica, p);
+      s.natural.push([p, holder]);
+    }
   }
-  for (const [holder, pods] of byHolder) emitPods(holder, pods, 'p');
+  // Groups of one pod each (a PyTorchJob's replica index, a JobSet of one-pod Jobs) are the pods themselves.
+  for (const s of [...scopes.values()]) {
+    let multi = false;
+    for (const g of s.groups.values()) if (g.length > 1) multi = true;
+    if (multi) continue;
+    for (const [p, h] of s.natural) push(plain, h, p);
+    scopes.delete(s.id);
+  }
+  // A component (or instance) whose pods all went into groups under an ancestor is drawn as those
+  // groups: the LWS leader and worker StatefulSets are in every group, not beside them.
+  foldIntoGroups();
+
+  const nodeIds = nodes.map((n) => n.id);
+  for (const id of nodeIds) {
+    const pods = plain.get(id);
+    if (pods) emitPlain(id, pods, 'p', pods.length === (holderPods.get(id)?.length ?? -1));
+    const s = scopes.get(id);
+    if (s) emitScope(s);
+  }
 
   if (tree.unmatchedPods.length > 0) {
     const c = countPods(tree.unmatchedPods);
@@ -309,13 +518,13 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
       id: 'unmatched',
       type: 'unmatched',
       title: 'Unmatched pods',
-      subtitle: `${c.total} owned, claimed by no component`,
+      subtitle: `${formatCount(c.total)} owned, claimed by no component`,
       tone: 'warn',
       ...figuresOnNode(tree.unmatchedGpus),
     });
     holderFigures.set('unmatched', tree.unmatchedGpus);
-    usageAt.set('unmatched', combineFigures(tree.unmatchedPods.map(podUsage).filter((f): f is UsageFigures => f !== null)));
-    emitPods('unmatched', tree.unmatchedPods, 'u');
+    usageAt.set('unmatched', podsUsage(tree.unmatchedPods));
+    emitPlain('unmatched', tree.unmatchedPods, 'u', true);
   }
 
   if (hiddenNames.length > 0) {
@@ -341,51 +550,215 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
       if (f && n.gpus !== null && f.allocated > 0) n.usage = { figures: f, source: u.source };
     }
   }
-  return { nodes, edges };
+  const model: GraphModel = { nodes, edges };
+  if (query) model.search = { query, ...searchPods(tree, query) };
+  if (reveal && (revealed.expand.length > 0 || revealed.pages.length > 0 || nodes.some((n) => n.pod === reveal))) model.revealed = revealed;
+  return model;
 
-  function emitPods(holder: string, pods: TreePod[], prefix: string): void {
-    const figures = holderFigures.get(holder);
-    const sorted = [...pods].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    if (sorted.length > collapseAbove) {
-      const toggle = holder;
-      const holderNode = nodes.find((n) => n.id === holder);
-      if (holderNode) {
-        holderNode.toggle = toggle;
-        holderNode.expanded = expanded.has(toggle);
-      }
-      if (!expanded.has(toggle)) {
-        const counts = countPods(sorted);
-        const id = `pods:${holder}`;
-        nodes.push({
-          id,
-          type: 'pods',
-          title: `${counts.total} pods`,
-          subtitle: countsText(counts),
-          tone: groupTone(sorted),
-          ...(figures ? figuresOnNode(figures) : { gpus: null, gpuHint: '' }),
-          counts,
-          toggle,
-          expanded: false,
-        });
-        usageAt.set(id, usageAt.get(holder) ?? null);
-        edge(holder, id);
-        return;
+  function foldIntoGroups(): void {
+    const moved = new Set<string>();
+    for (const s of scopes.values()) for (const [, h] of s.natural) if (h !== s.id) moved.add(h);
+    if (moved.size === 0) return;
+    const children = new Map<string, string[]>();
+    for (const e of edges) push(children, e.source, e.target);
+    const parentOf = new Map(edges.map((e) => [e.target, e.source]));
+    const removed = new Set<string>();
+    const removable = (id: string): boolean => !plain.has(id) && !scopes.has(id) && (children.get(id) ?? []).every((c) => removed.has(c));
+    // Bottom-up: an instance first, then its component once nothing of it is left.
+    let changed = true;
+    const candidates = new Set<string>();
+    for (const h of moved) for (let at: string | undefined = h; at && at !== 'workload' && !scopes.has(at); at = parentOf.get(at)) candidates.add(at);
+    while (changed) {
+      changed = false;
+      for (const id of candidates) {
+        if (removed.has(id) || !removable(id)) continue;
+        removed.add(id);
+        changed = true;
       }
     }
-    for (const p of sorted) {
+    if (removed.size === 0) return;
+    // The scope node stands for what folded into it: its GPUs and its roles.
+    for (const s of scopes.values()) {
+      const folded = [...removed].filter((id) => {
+        for (let at = parentOf.get(id); at; at = parentOf.get(at)) if (at === s.id) return true;
+        return false;
+      });
+      if (folded.length === 0) continue;
+      const node = nodes.find((n) => n.id === s.id);
+      if (!node) continue;
+      const figs = folded.map((id) => componentFigures.get(id)).filter((f): f is GpuFigures => f !== undefined);
+      if (node.gpus === null && figs.length > 0) Object.assign(node, figuresOnNode(figs.reduce(addFigures)));
+      const roles = folded.map((id) => titleOf.get(id) ?? id);
+      node.subtitle = [node.subtitle, `${formatCount(s.groups.size)} groups of ${roles.join(' + ')}`].filter(Boolean).join(' · ');
+    }
+    nodes = nodes.filter((n) => !removed.has(n.id));
+    edges = edges.filter((e) => !removed.has(e.source) && !removed.has(e.target));
+  }
+
+  /** Ordered once per tree, list and search. */
+  function ordered(listKey: string, pods: readonly TreePod[], order: (a: TreePod, b: TreePod) => number): TreePod[] {
+    const k = `${listKey}\u0000${query}\u0000${order === problemsFirst ? 'p' : 'n'}`;
+    let l = facts.ordered.get(k);
+    if (!l) {
+      l = [...pods].sort(order);
+      facts.ordered.set(k, l);
+    }
+    return l;
+  }
+
+  function openAt(id: string, items: readonly TreePod[]): number {
+    // The page a pod to reveal is on: the list opens there.
+    if (!reveal) return pages.get(id) ?? 0;
+    const i = items.findIndex((p) => p.name === reveal);
+    if (i < 0) return pages.get(id) ?? 0;
+    const page = Math.floor(i / pageSize);
+    revealed.pages.push([id, page]);
+    return page;
+  }
+
+  function emitPlain(holder: string, all: TreePod[], prefix: string, whole: boolean): void {
+    const pods = query ? all.filter((p) => podMatches(p, query)) : all;
+    if (pods.length === 0) return;
+    if (pods.length <= collapseAbove) {
+      emitPods(holder, ordered(`pods:${holder}`, pods, naturalPodOrder), prefix, null);
+      return;
+    }
+    const id = `pods:${holder}`;
+    const holds = reveal !== null && pods.some((p) => p.name === reveal);
+    if (holds && !expanded.has(id)) revealed.expand.push(id);
+    const open = expanded.has(id) || query !== '' || holds;
+    const counts = countPods(pods);
+    const figures = whole && !query ? holderFigures.get(holder) : undefined;
+    const node: GraphNode = {
+      id,
+      type: 'pods',
+      title: `${formatCount(counts.total)} pods${query ? ' found' : ''}`,
+      subtitle: histogramText(counts),
+      tone: groupTone(pods),
+      ...(figures ? figuresOnNode(figures) : podsFigures(pods)),
+      counts,
+      expanded: open,
+    };
+    if (!query) {
+      node.toggle = id;
+      node.toggleLabel = open ? 'Collapse pods' : `Show ${formatCount(counts.total)} pods`;
+    }
+    nodes.push(node);
+    usageAt.set(id, figures ? (usageAt.get(holder) ?? null) : podsUsage(pods));
+    edge(holder, id);
+    if (!open) return;
+    const list = ordered(id, pods, problemsFirst);
+    const page = pageOf(list, openAt(id, list), pageSize);
+    node.page = { index: page.index, count: page.count, from: page.from, to: page.to, total: page.total, what: 'pods' };
+    emitPods(id, page.items, prefix, id);
+  }
+
+  function emitScope(s: Scope): void {
+    const groups = [...s.groups].map(([replica, pods]) => ({ replica, all: pods, pods: query ? pods.filter((p) => podMatches(p, query)) : pods })).filter((g) => g.pods.length > 0);
+    if (groups.length === 0) return;
+    if (groups.length <= collapseAbove) {
+      groups.sort((a, b) => naturalCompare(a.replica, b.replica));
+      for (const g of groups) emitGroup(s.id, s, g);
+      return;
+    }
+    const id = `groups:${s.id}`;
+    const holds = reveal !== null && groups.some((g) => g.pods.some((p) => p.name === reveal));
+    if (holds && !expanded.has(id)) revealed.expand.push(id);
+    const open = expanded.has(id) || query !== '' || holds;
+    const pods = groups.flatMap((g) => g.pods);
+    const counts = countPods(pods);
+    const node: GraphNode = {
+      id,
+      type: 'groups',
+      title: `${formatCount(groups.length)} groups · ${formatCount(pods.length)} pods${query ? ' found' : ''}`,
+      subtitle: histogramText(counts),
+      tone: groupTone(pods),
+      ...podsFigures(pods),
+      counts,
+      expanded: open,
+    };
+    if (!query) {
+      node.toggle = id;
+      node.toggleLabel = open ? 'Collapse groups' : `Show ${formatCount(groups.length)} groups`;
+    }
+    nodes.push(node);
+    usageAt.set(id, podsUsage(pods));
+    edge(s.id, id);
+    if (!open) return;
+    // Groups with a problem first (by their worst pod), then by replica key in natural order.
+    const rank = new Map(groups.map((g) => [g, Math.min(...g.pods.map(problemRank))]));
+    const sorted = [...groups].sort((a, b) => rank.get(a)! - rank.get(b)! || naturalCompare(a.replica, b.replica));
+    let index = pages.get(id) ?? 0;
+    if (holds) {
+      index = Math.floor(sorted.findIndex((g) => g.pods.some((p) => p.name === reveal)) / pageSize);
+      revealed.pages.push([id, index]);
+    }
+    const page = pageOf(sorted, index, pageSize);
+    node.page = { index: page.index, count: page.count, from: page.from, to: page.to, total: page.total, what: 'groups' };
+    for (const g of page.items) emitGroup(id, s, g);
+  }
+
+  function emitGroup(from: string, s: Scope, g: { replica: string; all: TreePod[]; pods: TreePod[] }): void {
+    const id = `g:${s.id}/${g.replica}`;
+    const big = g.pods.length > collapseAbove;
+    const holds = big && reveal !== null && g.pods.some((p) => p.name === reveal);
+    if (holds && !expanded.has(id)) revealed.expand.push(id);
+    const open = !big || expanded.has(id) || query !== '' || holds;
+    const natural = ordered(id, g.all, naturalPodOrder);
+    const counts = countPods(g.pods);
+    const node: GraphNode = {
+      id,
+      type: 'group',
+      title: `${s.label} ${g.replica}`,
+      subtitle: histogramText(counts),
+      objects: ownersText(natural, tree.workload),
+      tone: groupTone(g.pods),
+      ...podsFigures(g.pods),
+      counts,
+      expanded: open,
+    };
+    if (big && !query) {
+      node.toggle = id;
+      node.toggleLabel = open ? 'Collapse pods' : `Show ${formatCount(g.pods.length)} pods`;
+    }
+    nodes.push(node);
+    usageAt.set(id, podsUsage(g.pods));
+    edge(from, id);
+    if (!open) return;
+    if (!big) {
+      emitPods(id, query ? natural.filter((p) => podMatches(p, query)) : natural, 'p', id);
+      return;
+    }
+    const list = ordered(id, g.pods, problemsFirst);
+    const page = pageOf(list, openAt(id, list), pageSize);
+    node.page = { index: page.index, count: page.count, from: page.from, to: page.to, total: page.total, what: 'pods' };
+    emitPods(id, page.items, 'p', id);
+  }
+
+  /** Pod nodes: drawn in `parent` (a container) or hung off `from` by an edge. */
+  function emitPods(from: string, pods: readonly TreePod[], prefix: string, parent: string | null): void {
+    const labels = shortLabels(pods.map((p) => p.name));
+    const roleOf = (p: TreePod) => p.instance || p.component || '';
+    const mixed = pods.some((p) => roleOf(p) !== roleOf(pods[0]));
+    pods.forEach((p, i) => {
       const id = `${prefix}:${p.namespace}/${p.name}`;
       const g = podGpus(p);
-      nodes.push({
+      const n: GraphNode = {
         id,
         type: 'pod',
         title: p.name,
-        subtitle: [p.phase + (p.phase === 'Running' && !p.ready ? ' (not ready)' : ''), p.node ?? 'unscheduled'].join(' · '),
+        subtitle: podSubtitle(p, mixed ? roleOf(p) : null),
         tone: podTone(p),
         gpus: g ? round(g) : null,
         gpuHint: resourcesText({ total: g, byResource: p.gpus }),
-      });
+        pod: p.name,
+      };
+      if (labels[i] !== p.name) n.label = labels[i];
+      if (p.name === selected) n.selected = true;
+      if (parent) n.parent = parent;
+      nodes.push(n);
       usageAt.set(id, podUsage(p));
-      edge(holder, id);
-    }
+      if (!parent) edge(from, id);
+    });
   }
 }

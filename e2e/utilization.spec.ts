@@ -109,9 +109,11 @@ test('the idle and underused presets and the utilization range filter as the API
   await page.goto('/');
   await expect(table(page).locator('[data-row-id]').first()).toBeVisible();
 
-  await page.getByRole('button', { name: 'Idle GPUs' }).click();
+  // The presets are one choice (radio buttons, workloads.spec.ts checks their behaviour).
+  const presets = page.getByRole('group', { name: 'GPU preset' });
+  await presets.getByText('Idle GPUs').click();
   await expect(page).toHaveURL(/preset=idle/);
-  await expect(page.getByRole('button', { name: 'Idle GPUs' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(presets.getByRole('radio', { name: 'Idle GPUs' })).toBeChecked();
   await expect.poll(async () => JSON.stringify(await shownIds(page)) === JSON.stringify(await apiIds(baseURL!, 'preset=idle'))).toBe(true);
   await expect(rowByName(page, NOTEBOOK)).toBeVisible();
   await expect(rowByName(page, DISAGG)).toBeVisible();
@@ -119,12 +121,12 @@ test('the idle and underused presets and the utilization range filter as the API
   await expect(rowByName(page, DARK)).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('idle.png') });
 
-  await page.getByRole('button', { name: 'Underused (< 30%)' }).click();
+  await presets.getByText('Underused (< 30%)').click();
   await expect(page).toHaveURL(/preset=underused/);
-  await expect(page.getByRole('button', { name: 'Idle GPUs' })).toHaveAttribute('aria-pressed', 'false');
+  await expect(presets.getByRole('radio', { name: 'Idle GPUs' })).not.toBeChecked();
   await expect.poll(async () => JSON.stringify(await shownIds(page)) === JSON.stringify(await apiIds(baseURL!, 'preset=underused'))).toBe(true);
   await expect(rowByName(page, NOTEBOOK)).toBeVisible();
-  await page.getByRole('button', { name: 'Underused (< 30%)' }).click();
+  await presets.getByText('All').click();
   await expect(page).not.toHaveURL(/preset=/);
 
   await page.getByLabel('Minimum utilization %').fill('90');

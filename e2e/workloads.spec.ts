@@ -85,11 +85,182 @@ test('the GPU range filter and a CEL filter narrow the rows and survive a reload
   await page.getByLabel('CEL').fill('gpus.allocated >=');
   await page.getByLabel('CEL').press('Enter');
   await expect(page.getByRole('alert').filter({ hasText: 'not applied' })).toContainText('Unexpected token');
+  await expect(page.getByLabel('CEL')).toHaveAttribute('aria-invalid', 'true');
+
+  // Typing a new draft: the old error leaves at once; after a pause the draft itself is checked.
+  await page.getByLabel('CEL').press('End');
+  await page.getByLabel('CEL').pressSequentially(' 8', { delay: 30 });
+  await expect(page.getByTestId('cel-help').getByRole('alert')).toHaveCount(0);
+  await expect(page.getByTestId('cel-help')).toContainText('Enter applies this expression in place of the current one.');
+  await expect(page.getByLabel('CEL')).toHaveAttribute('aria-invalid', 'false');
+  await page.getByLabel('CEL').fill('gpus.allocated >= 8 &&');
+  await expect(page.getByTestId('cel-help').getByRole('alert')).toContainText('This draft is not valid');
+});
+
+test('the CEL help example on gpus.byResource filters as the API does, failing on no row', async ({ page, baseURL }) => {
+  await page.goto(`/?namespace=${NS}`);
+  await expect(rowByName(page, 'e2e-train')).toBeVisible();
+  await page.getByRole('button', { name: 'CEL filter' }).click();
+  const example = 'gpus.byResource.allocated[?"nvidia.com/gpu"].orValue(0) > 2';
+  await expect(page.getByTestId('cel-help')).toContainText(example);
+  await page.getByLabel('CEL').fill(example);
+  await page.getByLabel('CEL').press('Enter');
+  await expect(page).toHaveURL(/cel=/);
+  const expected = (await apiRows(baseURL!, `namespace=${NS}`)).rows.filter((r) => (r.gpus.byResource.allocated['nvidia.com/gpu'] ?? 0) > 2).map((r) => r.name);
+  expect(expected).toContain('e2e-train');
+  await expect.poll(async () => (await table(page).locator('[data-row-id]').getByRole('link').allTextContents()).sort().join(',')).toBe(expected.sort().join(','));
+  await expect(page.getByTestId('cel-help')).not.toContainText('Left out');
+});
+
+test('GPU presets are one choice: picking one replaces the other, All clears it', async ({ page }) => {
+  await page.goto('/');
+  await expect(table(page).locator('[data-row-id]').first()).toBeVisible();
+  const presets = page.getByRole('group', { name: 'GPU preset' });
+  await expect(presets.getByRole('radio')).toHaveCount(5);
+  await expect(presets.getByRole('radio', { name: 'All' })).toBeChecked();
+  await presets.getByText('Idle GPUs').click();
+  await expect(page).toHaveURL(/preset=idle/);
+  await expect(presets.getByRole('radio', { name: 'Idle GPUs' })).toBeChecked();
+  await presets.getByText('Underused (< 30%)').click();
+  await expect(page).toHaveURL(/preset=underused/);
+  await expect(presets.getByRole('radio', { name: 'Idle GPUs' })).not.toBeChecked();
+  await expect(presets.getByRole('radio', { checked: true })).toHaveCount(1);
+  // Arrow keys move within the one choice, as in any radio group.
+  await presets.getByRole('radio', { name: 'Underused (< 30%)' }).focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(page).toHaveURL(/preset=idle/);
+  await presets.getByText('All').click();
+  await expect(page).not.toHaveURL(/preset=/);
+});
+
+test('a negative GPU bound is shown invalid and not applied; min above max says so', async ({ page }) => {
+  await page.goto(`/?namespace=${NS}`);
+  await expect(rowByName(page, 'e2e-train')).toBeVisible();
+  const max = page.getByLabel('Maximum GPUs');
+  await max.fill('8');
+  await expect(page).toHaveURL(/maxGpus=8/);
+  await max.fill('-3');
+  await expect(max).toHaveAttribute('aria-invalid', 'true');
+  await expect(max).toHaveAccessibleDescription(/Maximum GPUs: -3 is below 0, so it is not applied \(8 is still in use\)/);
+  await expect(page.getByTestId('filter-problems')).toHaveText('Maximum GPUs: -3 is below 0, so it is not applied (8 is still in use).');
+  await expect(page).toHaveURL(/maxGpus=8/);
+  await max.fill('4');
+  await expect(max).toHaveAttribute('aria-invalid', 'false');
+  await expect(page.getByTestId('filter-problems')).toHaveCount(0);
+  await expect(page).toHaveURL(/maxGpus=4/);
+
+  await page.getByLabel('Minimum GPUs').fill('10');
+  await expect(page).toHaveURL(/minGpus=10/);
+  await expect(page.getByTestId('filter-problems')).toHaveText('GPU range: the minimum 10 is above the maximum 4, so no workload can match.');
+  await expect(page.getByLabel('Minimum GPUs')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('table-placeholder')).toContainText('This range is empty');
+  await expect(page.getByTestId('table-placeholder')).toContainText('the minimum 10 is above the maximum 4');
+});
+
+test('Back undoes a filter, one typed word at a time, and never leaves the app', async ({ page }) => {
+  await page.goto(`/?namespace=${NS}`);
+  await expect(rowByName(page, 'e2e-train')).toBeVisible();
+  const search = page.getByLabel('Search workloads');
+  await search.pressSequentially('e2e-train', { delay: 40 });
+  await expect(page).toHaveURL(/q=e2e-train/);
+  await page.getByRole('group', { name: 'GPU preset' }).getByText('Using GPUs').click();
+  await expect(page).toHaveURL(/preset=using/);
+
+  await page.goBack();
+  await expect(page).toHaveURL(/q=e2e-train/);
+  await expect(page).not.toHaveURL(/preset=/);
+  await expect(page.getByRole('radio', { name: 'All' })).toBeChecked();
+  // The whole word was one entry.
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/\\?namespace=${NS}$`));
+  await expect(search).toHaveValue('');
+  await expect(rowByName(page, 'e2e-small')).toBeVisible();
+  await page.goForward();
+  await expect(search).toHaveValue('e2e-train');
+  await expect(page.getByTestId('total-workloads')).toHaveText('1');
+});
+
+test('the header link returns to the filtered view', async ({ page }) => {
+  await page.goto(`/?namespace=${NS}&q=e2e-train`);
+  await expect(page.getByTestId('total-workloads')).toHaveText('1');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Definitions' }).click();
+  await expect(page).toHaveURL(/\/definitions$/);
+  const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workloads' });
+  await expect(link).toHaveAttribute('href', `/?q=e2e-train&namespace=${NS}`);
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`/\\?q=e2e-train&namespace=${NS}$`));
+  await expect(page.getByLabel('Search workloads')).toHaveValue('e2e-train');
+  await expect(page.getByTestId('total-workloads')).toHaveText('1');
+});
+
+test('Back from a workload page focuses the row it was opened from, scrolled into view', async ({ page }) => {
+  await page.goto('/');
+  const grid = table(page);
+  await expect(grid.locator('[data-row-id]').first()).toBeVisible();
+  await grid.focus();
+  await page.keyboard.press('End');
+  const last = grid.locator('[aria-selected="true"]');
+  await expect(last).toHaveCount(1);
+  const id = await last.getAttribute('data-row-id');
+  expect(await grid.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/workloads\//);
+  await expect(page.getByTestId('workload-name')).toBeVisible();
+
+  await page.goBack();
+  const row = grid.locator(`[data-row-id="${id}"]`);
+  await expect(row).toHaveAttribute('aria-selected', 'true');
+  await expect(row).toBeInViewport();
+  await expect(grid).toBeFocused();
+  // Still the keyboard's place: one up from there is the row above.
+  await page.keyboard.press('ArrowUp');
+  await expect(row).toHaveAttribute('aria-selected', 'false');
+});
+
+test('a completed Job shows its pods as done, not as not ready; a pending one says why', async ({ page, baseURL }) => {
+  const hook = hooks(baseURL!);
+  const done = `e2e-done-${Date.now().toString(36)}`;
+  const pending = `e2e-pending-${Date.now().toString(36)}`;
+  await hook('create', {
+    object: {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: done, namespace: NS },
+      spec: {
+        completions: 4,
+        parallelism: 4,
+        backoffLimit: 0,
+        template: {
+          metadata: { annotations: { 'sim.workload-map.io/duration': '1s' } },
+          spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36', command: ['true'], resources: { requests: { cpu: '10m', memory: '16Mi' } } }] },
+        },
+      },
+    },
+  });
+  // More GPUs than any node has: the scheduler cannot place it.
+  await createJobSet(hook, NS, pending, [{ name: 'worker', replicas: 1, gpus: 64 }]);
+  try {
+    await expect.poll(async () => (await apiRows(baseURL!, `namespace=${NS}`)).rows.find((r) => r.name === done)?.pods.done ?? 0, { timeout: 60_000 }).toBe(4);
+    await expect.poll(async () => (await apiRows(baseURL!, `namespace=${NS}`)).rows.find((r) => r.name === pending)?.why?.kind ?? null, { timeout: 60_000 }).toBe('unschedulable');
+
+    await page.goto(`/?namespace=${NS}`);
+    const doneRow = rowByName(page, done);
+    await expect(doneRow.getByTestId('cell-pods')).toHaveText('4 done');
+    await expect(doneRow.getByTestId('cell-pods')).toHaveAttribute('title', '0 ready of 4 pods, 4 finished successfully');
+    await expect(doneRow.getByTestId('cell-pods').locator('.text-amber-800')).toHaveCount(0);
+
+    const status = rowByName(page, pending).getByRole('gridcell').nth(4);
+    await expect(status).toHaveAccessibleDescription(/^1 pod Unschedulable: 0\/\d+ nodes are available: /);
+    await expect(status.locator('[title]').first()).toHaveAttribute('title', /^Why: 1 pod Unschedulable: 0\/\d+ nodes are available/);
+  } finally {
+    await hook('delete', { apiVersion: 'batch/v1', kind: 'Job', namespace: NS, name: done });
+    await hook('delete', { apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', namespace: NS, name: pending });
+  }
 });
 
 test('presets: waiting for GPUs shows only workloads asking for more than they hold', async ({ page, baseURL }) => {
   await page.goto('/?preset=waiting');
-  await expect(page.getByRole('button', { name: 'Waiting for GPUs' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('radio', { name: 'Waiting for GPUs' })).toBeChecked();
   await expect
     .poll(async () => {
       const api = await apiRows(baseURL!);
@@ -151,6 +322,10 @@ test('a dropped stream shows "reconnecting" and then recovers to the server stat
 
     proxy.drop({ refuse: true });
     await expect(indicator).toHaveText(/reconnecting/i);
+    // What is shown is not live any more: dimmed, and said so.
+    await expect(page.getByTestId('view-stale')).toContainText('Not live: the connection to the server was lost');
+    await expect(table(page)).toHaveAttribute('data-stale', 'true');
+    await expect(table(page)).toHaveAccessibleDescription(/Not live/);
     await page.screenshot({ path: test.info().outputPath('reconnecting.png') });
     // While the browser is cut off, the cluster changes.
     const name = `e2e-missed-${Date.now().toString(36)}`;
@@ -160,6 +335,8 @@ test('a dropped stream shows "reconnecting" and then recovers to the server stat
 
     proxy.restore();
     await expect(indicator).toHaveText(/Live/, { timeout: 30_000 });
+    await expect(page.getByTestId('view-stale')).toHaveCount(0);
+    await expect(table(page)).not.toHaveAttribute('data-stale', 'true');
     await expect(rowByName(page, name)).toBeVisible();
     await hooks(baseURL!)('delete', { apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', namespace: NS, name });
     await expect(rowByName(page, name)).toHaveCount(0);

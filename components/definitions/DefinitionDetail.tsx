@@ -25,7 +25,7 @@ export function DefinitionDetail({ name, source, cluster }: { name: string; sour
     return (
       <div className="flex flex-col gap-3">
         {back}
-        <p role="status" className="p-6 text-center text-slate-500">
+        <p role="status" className="p-6 text-center text-slate-500 dark:text-slate-400">
           Loading definition {name}…
         </p>
       </div>
@@ -49,7 +49,7 @@ export function DefinitionDetail({ name, source, cluster }: { name: string; sour
         <span className="text-sm text-slate-500 dark:text-slate-400">
           {d.kind} ({d.apiVersion}) · {d.source === 'cluster' ? `from cluster ${d.cluster}` : 'catalog'} ·{' '}
           {d.workloads > 0 ? (
-            <Link href={`/?kind=${encodeURIComponent(d.kind)}`} className="text-sky-700 hover:underline dark:text-sky-400">
+            <Link href={`/?kind=${encodeURIComponent(d.kind)}`} className="text-sky-700 underline hover:no-underline dark:text-sky-400">
               serves {d.workloads} workload{d.workloads === 1 ? '' : 's'}
             </Link>
           ) : (
@@ -63,13 +63,14 @@ export function DefinitionDetail({ name, source, cluster }: { name: string; sour
           <h2 id="def-components" className="border-b border-slate-200 px-3 py-2 text-sm font-semibold dark:border-slate-800">
             Components
           </h2>
-          {d.components.length === 0 ? <p className="p-3 text-sm text-slate-500">No components could be read.</p> : <FlowGraph model={model} label={`Components of ${d.name}`} className="h-[420px] w-full" />}
+          {d.components.length === 0 ? <p className="p-3 text-sm text-slate-500 dark:text-slate-400">No components could be read.</p> : <FlowGraph model={model} label={`Components of ${d.name}`} className="h-[420px] w-full" />}
         </section>
         <section aria-labelledby="def-yaml" className="rounded-lg border border-slate-200 dark:border-slate-800">
           <h2 id="def-yaml" className="border-b border-slate-200 px-3 py-2 text-sm font-semibold dark:border-slate-800">
             YAML
           </h2>
-          <pre className="max-h-[640px] overflow-auto p-3 text-xs" data-testid="definition-yaml">
+          {/* Focusable so that the keyboard can scroll it; named for screen readers. */}
+          <pre className="max-h-[640px] overflow-auto p-3 text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500" tabIndex={0} aria-label={`YAML of ${d.name}`} data-testid="definition-yaml">
             {d.yaml}
           </pre>
         </section>

@@ -96,7 +96,7 @@ function Validate() {
                 <div className="flex items-center gap-2">
                   <span className="font-mono">{d.name || '(unnamed)'}</span>
                   <ValidBadge d={d} />
-                  <span className="text-slate-500">{d.kind ? `${d.kind} (${d.apiVersion})` : ''}</span>
+                  <span className="text-slate-500 dark:text-slate-400">{d.kind ? `${d.kind} (${d.apiVersion})` : ''}</span>
                 </div>
                 {d.errors.length > 0 && <ErrorList errors={d.errors} />}
               </div>
@@ -125,7 +125,7 @@ export function DefinitionsList() {
       </div>
       <Validate />
       {q.isPending ? (
-        <p role="status" className="p-6 text-center text-slate-500">
+        <p role="status" className="p-6 text-center text-slate-500 dark:text-slate-400">
           Loading definitions…
         </p>
       ) : q.isError ? (
@@ -133,7 +133,7 @@ export function DefinitionsList() {
           Could not load the definitions: {q.error.message}
         </p>
       ) : items.length === 0 ? (
-        <p role="status" className="p-6 text-center text-slate-500">
+        <p role="status" className="p-6 text-center text-slate-500 dark:text-slate-400">
           No definitions are loaded.
         </p>
       ) : (
@@ -159,7 +159,7 @@ export function DefinitionsList() {
                   </td>
                   <td className={td}>
                     {d.kind || '—'}
-                    {d.apiVersion && <div className="text-xs text-slate-500">{d.apiVersion}</div>}
+                    {d.apiVersion && <div className="text-xs text-slate-500 dark:text-slate-400">{d.apiVersion}</div>}
                   </td>
                   <td className={td}>{d.source === 'cluster' ? `cluster ${d.cluster ?? ''}` : d.source}</td>
                   <td className={td}>

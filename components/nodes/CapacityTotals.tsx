@@ -18,7 +18,7 @@ export function CapacityTotals({ clusters }: { clusters: readonly string[] }) {
   if (!s.known) {
     const why = q.isPending ? 'loading the nodes' : q.isError ? `the nodes cannot be loaded: ${q.error.message}` : s.unknown.map((u) => `${u.cluster}: ${u.why}`).join('\n') || 'no cluster';
     return (
-      <Link href="/nodes" className="text-slate-500 hover:underline" title={why} data-testid="cluster-capacity-unknown">
+      <Link href="/nodes" className="text-slate-500 dark:text-slate-400 hover:underline" title={why} data-testid="cluster-capacity-unknown">
         cluster capacity unknown
       </Link>
     );
@@ -41,7 +41,7 @@ export function CapacityTotals({ clusters }: { clusters: readonly string[] }) {
       <span>
         free <span className={num} data-testid="cluster-free">{n(s.free)}</span>
       </span>
-      {s.unknown.length > 0 && <span className="text-slate-500">+ {s.unknown.length === 1 ? `${s.unknown[0].cluster}` : `${s.unknown.length} clusters`} unknown</span>}
+      {s.unknown.length > 0 && <span className="text-slate-500 dark:text-slate-400">+ {s.unknown.length === 1 ? `${s.unknown[0].cluster}` : `${s.unknown.length} clusters`} unknown</span>}
       {s.stale.length > 0 && <span className="text-amber-700 dark:text-amber-400">⏱ last seen</span>}
     </span>
   );

@@ -26,12 +26,12 @@ export function NodeGpuGrid({ node, usage, now }: { node: NodeSummary; usage: Cl
   if (node.gpuReadings === null) {
     const why = noReadingsWhy(node, usage);
     return (
-      <p className="text-xs text-slate-400 dark:text-slate-500" title={why} data-testid="node-gpus-na">
+      <p className="text-xs text-slate-500 dark:text-slate-400" title={why} data-testid="node-gpus-na">
         GPU utilization n/a: {why}
       </p>
     );
   }
-  if (node.gpuReadings.length === 0) return <p className="text-xs text-slate-500">The exporter reports no GPU on this node.</p>;
+  if (node.gpuReadings.length === 0) return <p className="text-xs text-slate-500 dark:text-slate-400">The exporter reports no GPU on this node.</p>;
   return (
     <ul className="flex flex-wrap gap-1.5" aria-label={`GPUs of ${node.name}`} data-testid="node-gpus">
       {sortedReadings(node.gpuReadings).map((g) => {
@@ -51,10 +51,10 @@ export function NodeGpuGrid({ node, usage, now }: { node: NodeSummary; usage: Cl
           >
             <span className="flex items-center gap-1">
               <span className="truncate font-mono font-medium">{name}</span>
-              {idle && <span className="ml-auto shrink-0 rounded bg-amber-500 px-1 text-[9px] font-semibold text-white">idle</span>}
+              {idle && <span className="ml-auto shrink-0 rounded bg-amber-700 px-1 text-[9px] font-semibold text-white">idle</span>}
             </span>
             <span className="flex items-center gap-1 tabular-nums">
-              <span className={g.utilization === null ? 'text-slate-400' : 'font-semibold'}>{formatPercent(g.utilization)}</span>
+              <span className={g.utilization === null ? 'text-slate-500 dark:text-slate-400' : 'font-semibold'}>{formatPercent(g.utilization)}</span>
               <span className="relative h-1 flex-1 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700" aria-hidden="true">
                 {g.utilization !== null && <span className={`absolute inset-y-0 left-0 ${FILL[tone] || 'bg-slate-400'}`} style={{ width: `${Math.min(100, g.utilization)}%` }} />}
               </span>

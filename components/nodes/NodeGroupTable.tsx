@@ -47,13 +47,13 @@ function NodeState({ node }: { node: NodeSummary }) {
 }
 
 function Mig({ node }: { node: NodeSummary }) {
-  if (node.mig.slices.length === 0) return <span className="text-slate-400">—</span>;
+  if (node.mig.slices.length === 0) return <span className="text-slate-500 dark:text-slate-400">—</span>;
   const labels = [node.mig.strategy && `strategy ${node.mig.strategy}`, node.mig.config && `config ${node.mig.config}`, node.mig.state && `state ${node.mig.state}`].filter(Boolean).join(' · ');
   return (
     <ul className="flex flex-col gap-0.5 text-xs" title={labels || undefined} aria-label={`MIG layout of ${node.name}`}>
       {node.mig.slices.map((s) => (
         <li key={s.profile} className="tabular-nums">
-          <span className="font-mono">{s.profile}</span> × {s.capacity} <span className="text-slate-500">({n(s.free)} free)</span>
+          <span className="font-mono">{s.profile}</span> × {s.capacity} <span className="text-slate-500 dark:text-slate-400">({n(s.free)} free)</span>
         </li>
       ))}
     </ul>
@@ -61,7 +61,7 @@ function Mig({ node }: { node: NodeSummary }) {
 }
 
 function Taints({ node }: { node: NodeSummary }) {
-  if (node.taints.length === 0) return <span className="text-slate-400">—</span>;
+  if (node.taints.length === 0) return <span className="text-slate-500 dark:text-slate-400">—</span>;
   return (
     <ul className="flex flex-col gap-0.5 font-mono text-[11px]">
       {node.taints.map((t, i) => (
@@ -75,13 +75,14 @@ function Taints({ node }: { node: NodeSummary }) {
 }
 
 function Workloads({ node }: { node: NodeSummary }) {
-  if (node.workloads.length === 0) return <span className="text-slate-400">{node.resources.some((r) => r.allocated === null) ? 'unknown' : '—'}</span>;
+  if (node.workloads.length === 0) return <span className="text-slate-500 dark:text-slate-400">{node.resources.some((r) => r.allocated === null) ? 'unknown' : '—'}</span>;
   return (
-    <ul className="flex flex-col gap-0.5 text-xs">
+    // Each link is a 24 px target (WCAG 2.5.8): stacked 16 px lines are too close to tap apart.
+    <ul className="flex flex-col text-xs">
       {node.workloads.map((w) => (
-        <li key={w.id ?? `${w.namespace}/${w.name}`} className="flex gap-1">
+        <li key={w.id ?? `${w.namespace}/${w.name}`} className="flex min-h-6 items-center gap-1">
           {w.id ? (
-            <Link href={workloadHref({ cluster: node.cluster, namespace: w.namespace, kind: w.kind, name: w.name })} className="truncate text-sky-700 hover:underline dark:text-sky-400" title={`${w.kind} ${w.namespace}/${w.name}`}>
+            <Link href={workloadHref({ cluster: node.cluster, namespace: w.namespace, kind: w.kind, name: w.name })} className="truncate py-1 text-sky-700 hover:underline dark:text-sky-400" title={`${w.kind} ${w.namespace}/${w.name}`}>
               {w.namespace ? `${w.namespace}/` : ''}
               {w.name}
             </Link>
@@ -90,7 +91,7 @@ function Workloads({ node }: { node: NodeSummary }) {
               pod {w.namespace}/{w.name}
             </span>
           )}
-          <span className="ml-auto shrink-0 tabular-nums text-slate-500" title={`${amountsText(w.gpus)} (${formatGpus(w.total)} GPU devices' worth)`}>
+          <span className="ml-auto shrink-0 tabular-nums text-slate-500 dark:text-slate-400" title={`${amountsText(w.gpus)} (${formatGpus(w.total)} GPU devices' worth)`}>
             {gpuResources(w.gpus).map((r) => (r.mig ? `${formatGpus(r.amount)} × ${r.label.slice(4)}` : `${formatGpus(r.amount)} ${r.label}`)).join(' + ')} · {w.pods} pod{w.pods === 1 ? '' : 's'}
           </span>
         </li>
@@ -112,7 +113,7 @@ export function NodeGroupTable({ group, nodes, id, usage, now }: { group: NodeGr
         <h2 id={id} className="text-sm font-semibold">
           {groupTitle(group)}
         </h2>
-        {group.pool && <span className="font-mono text-xs text-slate-500">{group.pool.label}</span>}
+        {group.pool && <span className="font-mono text-xs text-slate-500 dark:text-slate-400">{group.pool.label}</span>}
         <span className="ml-auto text-xs tabular-nums text-slate-600 dark:text-slate-300">
           {nodes.length === group.nodes.length ? `${nodes.length} node${nodes.length === 1 ? '' : 's'}` : `${nodes.length} of ${group.nodes.length} nodes`} · capacity {n(t.capacity)} · allocatable {n(t.allocatable)} · allocated {n(t.allocated)} · free {n(t.free)}
         </span>

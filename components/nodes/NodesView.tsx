@@ -65,7 +65,7 @@ function ClusterHeader({ c, usage, now }: { c: ClusterNodes; usage?: ClusterUsag
             <span>allocatable {n(c.total.allocatable)}</span>
             <span>allocated {n(c.total.allocated)}</span>
             <span>free {n(c.total.free)}</span>
-            <span className="text-slate-500" title="Free GPUs on nodes that are Ready and not cordoned">
+            <span className="text-slate-500 dark:text-slate-400" title="Free GPUs on nodes that are Ready and not cordoned">
               schedulable free {n(c.schedulableFree)}
             </span>
           </>
@@ -165,7 +165,7 @@ export function NodesView({ initialQuery }: { initialQuery: string }) {
         {filter.node.length > 0 && (
           <span className="flex items-center gap-1 rounded-md border border-sky-500 bg-sky-50 px-2 py-1 text-sm dark:bg-sky-950" data-testid="node-filter-chip">
             node {filter.node.join(', ')}
-            <button type="button" aria-label="Show every node" className="ml-1 text-slate-500 hover:text-slate-900 dark:hover:text-white" onClick={() => patch({ node: [] })}>
+            <button type="button" aria-label="Show every node" className="ml-1 text-slate-500 dark:text-slate-400 hover:text-slate-900 dark:hover:text-white" onClick={() => patch({ node: [] })}>
               ×
             </button>
           </span>
@@ -177,7 +177,7 @@ export function NodesView({ initialQuery }: { initialQuery: string }) {
         )}
       </div>
       {query.isPending ? (
-        <p role="status" className="p-6 text-center text-slate-500">
+        <p role="status" className="p-6 text-center text-slate-500 dark:text-slate-400">
           Loading nodes…
         </p>
       ) : query.isError ? (
@@ -185,7 +185,7 @@ export function NodesView({ initialQuery }: { initialQuery: string }) {
           Could not load the nodes: {query.error.message}
         </p>
       ) : clusters.length === 0 ? (
-        <p role="status" className="p-6 text-center text-slate-500">
+        <p role="status" className="p-6 text-center text-slate-500 dark:text-slate-400">
           No cluster is connected.
         </p>
       ) : (
@@ -194,7 +194,7 @@ export function NodesView({ initialQuery }: { initialQuery: string }) {
             <ClusterHeader c={c} usage={usageOf(c.cluster)} now={now} />
             {groups.length === 0 ? (
               c.total && (
-                <p role="status" className="p-4 text-center text-sm text-slate-500">
+                <p role="status" className="p-4 text-center text-sm text-slate-500 dark:text-slate-400">
                   {c.groups.length === 0 ? 'No GPU nodes in this cluster.' : 'No GPU node matches these filters.'}
                 </p>
               )

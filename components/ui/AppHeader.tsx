@@ -2,6 +2,8 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { useSyncExternalStore } from 'react';
+import { subscribeTableHref, tableHref } from '../workloads/last-view.ts';
 import { ClustersMenu } from './ClustersMenu.tsx';
 import { ConnectionIndicator } from './ConnectionIndicator.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
@@ -14,6 +16,9 @@ const NAV = [
 
 export function AppHeader() {
   const path = usePathname() ?? '/';
+  // "Workloads" returns to the table as it was left (filters, sort), not to an unfiltered one. The
+  // server and hydration render the plain link: the view is only known in the browser.
+  const workloadsHref = useSyncExternalStore(subscribeTableHref, tableHref, () => '/');
   return (
     <header className="flex h-12 shrink-0 items-center gap-6 border-b border-slate-200 px-4 dark:border-slate-800">
       <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
@@ -26,7 +31,7 @@ export function AppHeader() {
           return (
             <Link
               key={n.href}
-              href={n.href}
+              href={n.href === '/' ? workloadsHref : n.href}
               aria-current={on ? 'page' : undefined}
               className={`rounded-md px-2 py-1 ${on ? 'bg-slate-100 font-medium text-slate-900 dark:bg-slate-800 dark:text-white' : 'text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white'}`}
             >

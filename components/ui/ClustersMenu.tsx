@@ -9,7 +9,7 @@ import { placeUnder } from './popover-under.ts';
 
 const STATE_TONE: Record<ClusterInfo['state'], string> = {
   connected: 'text-emerald-700 dark:text-emerald-400',
-  connecting: 'text-slate-500',
+  connecting: 'text-slate-500 dark:text-slate-400',
   unreachable: 'text-red-700 dark:text-red-400',
 };
 
@@ -22,11 +22,11 @@ function ClusterItem({ c, now }: { c: ClusterInfo; now: number }) {
         <span className={`text-xs ${STATE_TONE[c.state]}`} title={c.message ?? undefined}>
           {state}
         </span>
-        <span className="ml-auto truncate font-mono text-[11px] text-slate-500" title={c.server}>
+        <span className="ml-auto truncate font-mono text-[11px] text-slate-500 dark:text-slate-400" title={c.server}>
           {c.server}
         </span>
       </div>
-      {c.usage ? <ClusterUsageSummary usage={c.usage} now={now} /> : <p className="text-xs text-slate-500">Utilization is switched off.</p>}
+      {c.usage ? <ClusterUsageSummary usage={c.usage} now={now} /> : <p className="text-xs text-slate-500 dark:text-slate-400">Utilization is switched off.</p>}
     </li>
   );
 }
@@ -55,7 +55,7 @@ export function ClustersMenu() {
       >
         {label}
         {staleUsage.length > 0 && <span className="h-2 w-2 rounded-full bg-amber-500" aria-hidden="true" />}
-        <span aria-hidden="true" className="text-slate-500">▾</span>
+        <span aria-hidden="true" className="text-slate-500 dark:text-slate-400">▾</span>
       </button>
       <div
         id="clusters-menu"

@@ -27,11 +27,17 @@ export function FacetMenu({ label, options, selected, onChange }: { label: strin
         type="button"
         popoverTarget={popId}
         className={`inline-flex h-8 items-center gap-1 rounded-md border px-2 text-sm ${selected.length ? 'border-sky-500 bg-sky-50 text-sky-900 dark:border-sky-500 dark:bg-sky-950 dark:text-sky-100' : 'border-slate-300 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800'}`}
-        aria-label={`${label} filter${selected.length ? `: ${selected.join(', ')}` : ''}`}
       >
+        {/* Named by its content (not aria-label), so that the name holds the visible text, count included. */}
         {label}
-        {selected.length > 0 && <span className="rounded bg-sky-600 px-1 text-xs text-white tabular-nums">{selected.length}</span>}
-        <span aria-hidden="true" className="text-xs text-slate-500">▾</span>
+        <span className="sr-only"> filter</span>
+        {selected.length > 0 && (
+          <>
+            <span className="rounded bg-sky-700 px-1 text-xs text-white tabular-nums">{selected.length}</span>
+            <span className="sr-only"> selected: {selected.join(', ')}</span>
+          </>
+        )}
+        <span aria-hidden="true" className="text-xs text-slate-500 dark:text-slate-400">▾</span>
       </button>
       <div
         id={popId}
@@ -41,12 +47,12 @@ export function FacetMenu({ label, options, selected, onChange }: { label: strin
         className="fixed m-0 max-h-80 w-64 overflow-auto rounded-md border border-slate-200 bg-white p-1 text-sm text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
       >
         <div role="group" aria-label={label}>
-          {all.length === 0 && <p className="p-2 text-slate-500">No values yet.</p>}
+          {all.length === 0 && <p className="p-2 text-slate-500 dark:text-slate-400">No values yet.</p>}
           {all.map((o) => (
             <label key={o.value} className="flex cursor-pointer items-center gap-2 rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800">
               <input type="checkbox" checked={selected.includes(o.value)} onChange={() => toggle(o.value)} className="accent-sky-600" />
               <span className="flex-1 truncate">{o.value || '(none)'}</span>
-              <span className="text-xs text-slate-500 tabular-nums">{o.count}</span>
+              <span className="text-xs text-slate-500 dark:text-slate-400 tabular-nums">{o.count}</span>
             </label>
           ))}
           {selected.length > 0 && (

@@ -9,13 +9,16 @@ const STYLES: Record<string, string> = {
   Suspended: 'bg-slate-100 text-slate-700 ring-slate-500/20 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-400/30',
   Suspending: 'bg-violet-100 text-violet-800 ring-violet-600/20 dark:bg-violet-950 dark:text-violet-300 dark:ring-violet-400/30',
   Resuming: 'bg-violet-100 text-violet-800 ring-violet-600/20 dark:bg-violet-950 dark:text-violet-300 dark:ring-violet-400/30',
-  Undefined: 'bg-white text-slate-500 ring-slate-400/40 dark:bg-slate-900 dark:text-slate-400 dark:ring-slate-500/40',
+  Undefined: 'bg-white text-slate-600 ring-slate-400/40 dark:bg-slate-900 dark:text-slate-400 dark:ring-slate-500/40',
 };
 
-/** The common-vocabulary status; the native reason (and any other matched statuses) on hover. */
-export function StatusBadge({ status, reason, others }: { status: WorkloadStatusName | string; reason?: string | null; others?: readonly string[] }) {
+/**
+ * The common-vocabulary status; the native reason (and any other matched statuses) on hover, and
+ * `why` some pods are not running and ready (a short form of the row's why) first.
+ */
+export function StatusBadge({ status, reason, others, why }: { status: WorkloadStatusName | string; reason?: string | null; others?: readonly string[]; why?: string | null }) {
   const extra = (others ?? []).filter((s) => s !== status);
-  const title = [reason ? `Reason: ${reason}` : 'No native reason reported', extra.length ? `Also: ${extra.join(', ')}` : ''].filter(Boolean).join('\n');
+  const title = [why ? `Why: ${why}` : '', reason ? `Reason: ${reason}` : 'No native reason reported', extra.length ? `Also: ${extra.join(', ')}` : ''].filter(Boolean).join('\n');
   return (
     <span
       className={`inline-flex max-w-full items-center gap-1 truncate rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STYLES[status] ?? STYLES.Undefined}`}

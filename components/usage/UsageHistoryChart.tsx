@@ -17,7 +17,7 @@ const COLORS = ['#0ea5e9', '#8b5cf6', '#10b981', '#f59e0b', '#ef4444', '#ec4899'
  */
 export function UsageHistoryChart({ history, idleThresholdPercent }: { history: UsageHistory; idleThresholdPercent: number }) {
   const data = useMemo(() => historyChartData(history), [history]);
-  if (data.lines.length === 0) return <p className="text-slate-500">No GPU pod of this workload has readings in the last hour.</p>;
+  if (data.lines.length === 0) return <p className="text-slate-500 dark:text-slate-400">No GPU pod of this workload has readings in the last hour.</p>;
   return (
     <figure className="flex flex-col gap-2" data-testid="usage-history">
       <div className="text-slate-500 dark:text-slate-400" role="img" aria-label={`Utilization per role over the last hour: ${data.lines.map((l) => `${l.role} now ${formatPercent(l.last)}, average ${formatPercent(l.average)}`).join('; ')}`}>
@@ -44,7 +44,7 @@ export function UsageHistoryChart({ history, idleThresholdPercent }: { history: 
             {l.role}: now {formatPercent(l.last)}, hour average {formatPercent(l.average)}
           </span>
         ))}
-        <span className="text-slate-500">dashed: idle threshold {idleThresholdPercent} %; gaps: no readings</span>
+        <span className="text-slate-500 dark:text-slate-400">dashed: idle threshold {idleThresholdPercent} %; gaps: no readings</span>
       </figcaption>
     </figure>
   );

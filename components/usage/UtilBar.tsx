@@ -15,7 +15,7 @@ const FILL: Record<UtilTone, string> = {
 export function UtilBar({ utilization, naTitle, title, label, className = '' }: { utilization: number | null; naTitle: string; title?: string; label: string; className?: string }) {
   if (utilization === null) {
     return (
-      <span className={`text-slate-400 dark:text-slate-500 ${className}`} title={naTitle} aria-label={`${label}: n/a (${naTitle})`} data-testid="util-na">
+      <span className={`text-slate-500 dark:text-slate-400 ${className}`} title={naTitle} aria-label={`${label}: n/a (${naTitle})`} data-testid="util-na">
         n/a
       </span>
     );

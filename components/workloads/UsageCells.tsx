@@ -13,7 +13,7 @@ const NO_GPUS = 'Holds no allocated GPUs';
 
 function NoGpus() {
   return (
-    <div role="gridcell" className="text-right text-slate-400" title={NO_GPUS} aria-label={NO_GPUS}>
+    <div role="gridcell" className="text-right text-slate-500 dark:text-slate-400" title={NO_GPUS} aria-label={NO_GPUS}>
       —
     </div>
   );
@@ -21,7 +21,7 @@ function NoGpus() {
 
 function NotAvailable({ why }: { why: string }) {
   return (
-    <div role="gridcell" className="text-right text-slate-400 dark:text-slate-500" title={why} data-testid="util-na">
+    <div role="gridcell" className="text-right text-slate-500 dark:text-slate-400" title={why} data-testid="util-na">
       n/a
     </div>
   );
@@ -64,7 +64,7 @@ export function IdleCell({ row, cluster, now }: { row: WorkloadRow; cluster?: Cl
   }
   if (u.idle === 0) {
     return (
-      <div role="gridcell" className="text-right tabular-nums text-slate-500" title="No idle GPU" data-testid="cell-idle">
+      <div role="gridcell" className="text-right tabular-nums text-slate-500 dark:text-slate-400" title="No idle GPU" data-testid="cell-idle">
         0
       </div>
     );

@@ -1,6 +1,6 @@
 'use client';
 
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
 import type { ClusterUsage, WorkloadRow } from '../../contract/index.ts';
 import { KindIcon } from '../ui/KindIcon.tsx';
@@ -11,6 +11,9 @@ import { gridMinWidth } from './grid-width.ts';
 import { IdleCell, MemoryCell, UtilCell } from './UsageCells.tsx';
 import { tableColumns, type RowColumn, type SortKey, type SortOrder } from '../../lib/rows/index.ts';
 import { workloadHref } from './workload-href.ts';
+import { podsText } from './pods-text.ts';
+import { whyShort } from './why-text.ts';
+import { rememberTableFocus, type FocusMemory } from './last-view.ts';
 
 export const ROW_HEIGHT = 44;
 const HEADER_HEIGHT = 36;
@@ -45,7 +48,7 @@ function ownershipText(o: WorkloadRow['ownership']): string {
 }
 
 /** One cell: the column's text, with a richer rendering where the table has one (badge, bar, link). */
-function Cell({ column, row, now, href, cluster }: { column: RowColumn; row: WorkloadRow; now: number; href: string; cluster?: ClusterUsage }) {
+function Cell({ column, row, index, now, href, cluster }: { column: RowColumn; row: WorkloadRow; index: number; now: number; href: string; cluster?: ClusterUsage }) {
   const muted = 'truncate text-slate-600 dark:text-slate-300';
   switch (column.key) {
     case 'kind':
@@ -86,12 +89,21 @@ function Cell({ column, row, now, href, cluster }: { column: RowColumn; row: Wor
           )}
         </div>
       );
-    case 'status':
+    case 'status': {
+      const why = whyShort(row.why);
+      const whyId = `wl-why-${index}`;
       return (
-        <div role="gridcell" className="min-w-0">
-          <StatusBadge status={row.status} reason={row.statusReason} others={row.statuses} />
+        // The why is the cell's description: read after the status, as the tooltip shows it.
+        <div role="gridcell" className="min-w-0" aria-describedby={why ? whyId : undefined}>
+          <StatusBadge status={row.status} reason={row.statusReason} others={row.statuses} why={why} />
+          {why && (
+            <span id={whyId} hidden>
+              {why}
+            </span>
+          )}
         </div>
       );
+    }
     case 'gpus':
       return (
         <div role="gridcell" className="min-w-0">
@@ -104,19 +116,39 @@ function Cell({ column, row, now, href, cluster }: { column: RowColumn; row: Wor
       return <MemoryCell row={row} cluster={cluster} />;
     case 'idle':
       return <IdleCell row={row} cluster={cluster} now={now} />;
-    case 'pods':
-      return (
-        row.pods.unknown ? (
-          <div role="gridcell" className="text-right tabular-nums text-slate-500" title="Pods cannot be read (forbidden or never listed): unknown, not 0">
+    case 'pods': {
+      if (row.pods.unknown) {
+        return (
+          <div role="gridcell" className="text-right tabular-nums text-slate-600 dark:text-slate-400" title="Pods cannot be read (forbidden or never listed): unknown, not 0">
             ?
           </div>
-        ) : (
-          <div role="gridcell" className="text-right tabular-nums" title={`${row.pods.ready} ready of ${row.pods.total} pods`}>
-            <span className={row.pods.ready < row.pods.total ? 'text-amber-700 dark:text-amber-400' : ''}>{row.pods.ready}</span>
-            <span className="text-slate-400">/{row.pods.total}</span>
-          </div>
-        )
+        );
+      }
+      const p = podsText(row.pods);
+      return (
+        <div role="gridcell" className="truncate text-right tabular-nums" title={p.title} data-testid="cell-pods">
+          {p.ready && (
+            <>
+              <span className={p.warn ? 'text-amber-800 dark:text-amber-300' : ''}>{p.ready.ready}</span>
+              <span className="text-slate-600 dark:text-slate-400">/{p.ready.of}</span>
+            </>
+          )}
+          {/* The column is narrow: finished pods beside running ones are a check mark and a count (the title says it in words). */}
+          {p.done > 0 &&
+            (p.ready ? (
+              <span className="ml-1 text-slate-600 dark:text-slate-300" data-testid="pods-done">
+                <span aria-hidden="true">✓</span>
+                {p.done}
+                <span className="sr-only"> done</span>
+              </span>
+            ) : (
+              <span className="text-slate-600 dark:text-slate-300" data-testid="pods-done">
+                {p.done} done
+              </span>
+            ))}
+        </div>
       );
+    }
     case 'roles':
       return (
         <div role="gridcell" className={muted} title={row.roles.map((r) => `${r.name}: ${r.pods}/${r.desired} pods`).join('\n') || 'no roles'}>
@@ -140,7 +172,7 @@ function Cell({ column, row, now, href, cluster }: { column: RowColumn; row: Wor
   }
 }
 
-const Row = memo(function Row({ row, index, active, now, onPick, cluster }: { row: WorkloadRow; index: number; active: boolean; now: number; onPick(index: number, open: boolean): void; cluster?: ClusterUsage }) {
+const Row = memo(function Row({ row, index, active, stale, now, onPick, cluster }: { row: WorkloadRow; index: number; active: boolean; stale: boolean; now: number; onPick(index: number, open: boolean): void; cluster?: ClusterUsage }) {
   const href = workloadHref(row);
   return (
     <div
@@ -149,17 +181,18 @@ const Row = memo(function Row({ row, index, active, now, onPick, cluster }: { ro
       aria-rowindex={index + 2}
       aria-selected={active}
       data-row-id={row.id}
+      data-stale={stale || undefined}
       onClick={(e) => {
         // A modified or middle click on the name is the browser's (new tab, copy link).
         if ((e.target as HTMLElement).closest('a') && (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.button !== 0)) return;
         e.preventDefault();
         onPick(index, true);
       }}
-      className={`absolute left-0 right-0 grid cursor-pointer items-center gap-3 border-b border-slate-100 px-3 text-sm dark:border-slate-800 ${active ? 'bg-sky-50 outline-2 -outline-offset-2 outline-sky-500 dark:bg-sky-950/60' : 'hover:bg-slate-50 dark:hover:bg-slate-900'}`}
+      className={`absolute left-0 right-0 grid cursor-pointer items-center gap-3 border-b border-slate-100 px-3 text-sm dark:border-slate-800 ${active ? 'bg-sky-50 outline-2 -outline-offset-2 outline-sky-500 dark:bg-sky-950/60' : 'hover:bg-slate-50 dark:hover:bg-slate-900'} ${stale ? 'opacity-60' : ''}`}
       style={{ top: index * ROW_HEIGHT, height: ROW_HEIGHT, gridTemplateColumns: GRID }}
     >
       {TABLE_COLUMNS.map((c) => (
-        <Cell key={c.key} column={c} row={row} now={now} href={href} cluster={cluster} />
+        <Cell key={c.key} column={c} row={row} index={index} now={now} href={href} cluster={cluster} />
       ))}
     </div>
   );
@@ -179,9 +212,16 @@ export interface WorkloadTableProps {
   label: string;
   /** Each cluster's utilization source, by name: why a row's utilization is "n/a". */
   clusterUsage?: ReadonlyMap<string, ClusterUsage>;
+  /** The whole view is out of date (the stream is down): its rows are dimmed. */
+  stale?: boolean;
+  /** Rows out of date one by one (an unreachable cluster, kinds that cannot be read): dimmed. */
+  rowStale?: (row: WorkloadRow) => boolean;
+  /** The row to focus and scroll back to (coming back from a workload page); `onFocusRestored` when done. */
+  restoreFocus?: FocusMemory | null;
+  onFocusRestored?: () => void;
 }
 
-export function WorkloadTable({ rows, sort, order, onSort, onOpen, now, resetKey, placeholder, label, clusterUsage }: WorkloadTableProps) {
+export function WorkloadTable({ rows, sort, order, onSort, onOpen: open, now, resetKey, placeholder, label, clusterUsage, stale = false, rowStale, restoreFocus, onFocusRestored }: WorkloadTableProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(800);
@@ -230,12 +270,37 @@ export function WorkloadTable({ rows, sort, order, onSort, onOpen, now, resetKey
     if (top !== el.scrollTop) el.scrollTop = top;
   }, []);
 
+  // Opening a workload remembers the row and the scroll position, for the way back.
+  const onOpen = useCallback(
+    (r: WorkloadRow) => {
+      rememberTableFocus({ qs: resetKey, id: r.id, scrollTop: scroller.current?.scrollTop ?? 0 });
+      open(r);
+    },
+    [open, resetKey],
+  );
+
+  // Back from a workload page: the row it was opened from is focused and on screen again, as soon
+  // as the rows are there (the live store may still be loading after a reload).
+  useEffect(() => {
+    const el = scroller.current;
+    if (!restoreFocus || !el || rows.length === 0) return;
+    const i = indexById.get(restoreFocus.id);
+    if (i !== undefined) {
+      el.scrollTop = restoreFocus.scrollTop;
+      reveal(i);
+      setScrollTop(el.scrollTop);
+      setActiveId(restoreFocus.id);
+      el.focus({ preventScroll: true });
+    }
+    onFocusRestored?.();
+  }, [restoreFocus, rows.length, indexById, reveal, onFocusRestored]);
+
   const pick = useCallback(
-    (i: number, open: boolean) => {
+    (i: number, andOpen: boolean) => {
       const r = rows[i];
       if (!r) return;
       setActiveId(r.id);
-      if (open) onOpen(r);
+      if (andOpen) onOpen(r);
     },
     [rows, onOpen],
   );
@@ -285,7 +350,7 @@ export function WorkloadTable({ rows, sort, order, onSort, onOpen, now, resetKey
   const pool = Math.ceil(Math.max(0, viewport) / ROW_HEIGHT) + 2 + 2 * OVERSCAN;
   const visible: ReactNode[] = [];
   for (let i = range.start; i < range.end; i++) {
-    visible.push(<Row key={i % pool} row={rows[i]} index={i} active={i === activeIndex} now={now} onPick={pick} cluster={clusterUsage?.get(rows[i].cluster)} />);
+    visible.push(<Row key={i % pool} row={rows[i]} index={i} active={i === activeIndex} stale={!stale && (rowStale?.(rows[i]) ?? false)} now={now} onPick={pick} cluster={clusterUsage?.get(rows[i].cluster)} />);
   }
   const activeRendered = activeIndex >= range.start && activeIndex < range.end;
 
@@ -305,6 +370,8 @@ export function WorkloadTable({ rows, sort, order, onSort, onOpen, now, resetKey
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       data-testid="workload-table"
       data-rows={rows.length}
+      data-stale={stale || undefined}
+      aria-describedby={stale ? 'view-stale' : undefined}
       className="relative min-h-0 flex-1 overflow-auto rounded-lg border border-slate-200 bg-white [overflow-anchor:none] focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 dark:border-slate-800 dark:bg-slate-950"
     >
       <div style={{ minWidth: MIN_WIDTH }}>
@@ -330,7 +397,7 @@ export function WorkloadTable({ rows, sort, order, onSort, onOpen, now, resetKey
                     <span className="mr-1">{h.header}</span>
                     {h.sorts.map((x, i) => (
                       <span key={x.key} className="inline-flex items-center normal-case">
-                        {i > 0 && <span className="mx-0.5 text-slate-400">/</span>}
+                        {i > 0 && <span className="mx-0.5 text-slate-500 dark:text-slate-400">/</span>}
                         <SortButton k={x.key} label={x.label} title={x.title} sort={sort} order={order} onSort={onSort} />
                       </span>
                     ))}
@@ -343,7 +410,7 @@ export function WorkloadTable({ rows, sort, order, onSort, onOpen, now, resetKey
         {placeholder ? (
           <div className="p-0">{placeholder}</div>
         ) : (
-          <div role="rowgroup" className="relative" style={{ height: rows.length * ROW_HEIGHT }}>
+          <div role="rowgroup" className={`relative transition-opacity ${stale ? 'opacity-50 grayscale' : ''}`} style={{ height: rows.length * ROW_HEIGHT }}>
             {visible}
           </div>
         )}

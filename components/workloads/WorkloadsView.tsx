@@ -1,10 +1,11 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { ClusterUsage, WorkloadRow } from '../../contract/index.ts';
 import { describeConnection } from '../live/connection-label.ts';
+import { rowIsStale, unreachableClusters, viewFreshness } from '../live/view-freshness.ts';
 import { useConnection, useLiveRows, useNow } from '../live/LiveProvider.tsx';
 import { Notices } from '../ui/Notices.tsx';
 import { clusterNotices } from './cluster-notices.ts';
@@ -12,7 +13,9 @@ import { FilterBar } from './FilterBar.tsx';
 import { CapacityTotals } from '../nodes/CapacityTotals.tsx';
 import type { Facets } from './FilterBar.tsx';
 import { formatGpus } from '../../lib/format/gpus.ts';
-import { clearFilters, encodeQuery as encodeView, facetCounts, hasFilters, runQuery, toggleSort, type SortKey } from '../../lib/rows/index.ts';
+import { clearFilters, encodeQuery as encodeView, facetCounts, hasFilters, parseQuery, runQuery, toggleSort, type SortKey } from '../../lib/rows/index.ts';
+import { takeTableFocus, type FocusMemory } from './last-view.ts';
+import { rangeConflict } from './range-input.ts';
 import { ROW_HEIGHT, WorkloadTable } from './WorkloadTable.tsx';
 import { workloadHref } from './workload-href.ts';
 import { useUrlView } from './use-url-view.ts';
@@ -43,7 +46,7 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
   const router = useRouter();
   const [view, setView] = useUrlView(initialQuery);
   const live = useLiveRows();
-  const { state } = useConnection();
+  const { state, hasSnapshot } = useConnection();
   const now = useNow(30_000);
   const searchRef = useRef<HTMLInputElement>(null);
 
@@ -87,6 +90,19 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
     return m;
   }, [live.clusters]);
 
+  // Coming back from a workload page: the row it was opened from, for the view in the address bar
+  // (read here, after useUrlView has read the same address).
+  const [restoreFocus, setRestoreFocus] = useState<FocusMemory | null>(null);
+  useEffect(() => {
+    const f = takeTableFocus(encodeView(parseQuery(window.location.search.slice(1)).query));
+    if (f) setRestoreFocus(f);
+  }, []);
+  const onFocusRestored = useCallback(() => setRestoreFocus(null), []);
+
+  const freshness = viewFreshness(state, hasSnapshot);
+  const unreachable = useMemo(() => unreachableClusters(live.clusters), [live.clusters]);
+  const rowStale = useCallback((r: WorkloadRow) => rowIsStale(r, unreachable), [unreachable]);
+
   const onSort = useCallback((k: SortKey) => setView(toggleSort(view, k)), [setView, view]);
   const onOpen = useCallback((r: WorkloadRow) => router.push(workloadHref(r)), [router]);
   const resetKey = useMemo(() => encodeView(view), [view]);
@@ -113,10 +129,12 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
         />
       );
   } else if (derived.rows.length === 0) {
+    // A range that cannot match says so: the filters are not wrong about the rows, the range is empty.
+    const conflicts = [rangeConflict('GPU range', view.minGpus, view.maxGpus), rangeConflict('Utilization range', view.minUtil, view.maxUtil)].filter(Boolean);
     placeholder = (
       <Placeholder
-        title="No workload matches these filters"
-        detail={`${live.rows.length} workload${live.rows.length === 1 ? ' is' : 's are'} hidden by the current filters.`}
+        title={conflicts.length > 0 ? 'This range is empty' : 'No workload matches these filters'}
+        detail={`${conflicts.length > 0 ? `${conflicts.join(' ')} ` : ''}${live.rows.length} workload${live.rows.length === 1 ? ' is' : 's are'} hidden by the current filters.`}
         action={hasFilters(view) ? { label: 'Clear filters', onClick: () => setView(clearFilters(view)) } : undefined}
       />
     );
@@ -126,14 +144,19 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-3">
       <Notices notices={notices} />
+      {freshness.stale && (
+        <p id="view-stale" role="status" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200" data-testid="view-stale">
+          {freshness.text}
+        </p>
+      )}
       <FilterBar view={view} setView={setView} facets={facets} cel={derived.cel} searchRef={searchRef} />
-      <div className="flex min-h-6 flex-wrap items-baseline gap-x-5 text-sm tabular-nums text-slate-600 dark:text-slate-300" data-testid="totals" aria-live="polite">
+      <div className={`flex min-h-6 flex-wrap items-baseline gap-x-5 text-sm tabular-nums text-slate-600 dark:text-slate-300 ${freshness.stale ? 'opacity-50' : ''}`} data-testid="totals" aria-live="polite">
         <span>
           <span className="font-semibold text-slate-900 dark:text-white" data-testid="total-workloads">
             {live.hasSnapshot ? t.workloads : '–'}
           </span>{' '}
           {t.workloads === 1 ? 'workload' : 'workloads'}
-          {live.hasSnapshot && t.workloads !== live.rows.length && <span className="text-slate-500"> of {live.rows.length}</span>}
+          {live.hasSnapshot && t.workloads !== live.rows.length && <span className="text-slate-500 dark:text-slate-400"> of {live.rows.length}</span>}
         </span>
         <span title="GPUs held by pods bound to a node and not finished">
           GPUs allocated{' '}
@@ -156,7 +179,7 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
           </span>
           <UnknownCount n={t.desiredUnknown} testId="total-desired-unknown" why="Workloads no definition describes (or with a replica count the API server would refuse): what they ask for is unknown, so it is not in this sum" />
         </span>
-        <span className="text-slate-500">
+        <span className="text-slate-500 dark:text-slate-400">
           pods {t.podsReady}/{t.podsTotal} ready{t.podsUnknown > 0 ? ` (+ ${t.podsUnknown} workloads whose pods cannot be read)` : ''}
         </span>
         {live.hasSnapshot && <UtilizationTotals totals={t} />}
@@ -173,6 +196,10 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
         placeholder={placeholder}
         label={`Workloads (${t.workloads})`}
         clusterUsage={clusterUsage}
+        stale={freshness.stale}
+        rowStale={rowStale}
+        restoreFocus={restoreFocus}
+        onFocusRestored={onFocusRestored}
       />
       <p className="text-xs text-slate-500 dark:text-slate-400">
         <kbd className="rounded border px-1">/</kbd> search · <kbd className="rounded border px-1">↑</kbd> <kbd className="rounded border px-1">↓</kbd> move · <kbd className="rounded border px-1">Enter</kbd> open
@@ -185,7 +212,7 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
 function UnknownCount({ n, testId, why }: { n: number; testId: string; why: string }) {
   if (n === 0) return null;
   return (
-    <span className="text-slate-500" title={why} data-testid={testId}>
+    <span className="text-slate-500 dark:text-slate-400" title={why} data-testid={testId}>
       {' '}+ {n} unknown
     </span>
   );

@@ -1,0 +1,31 @@
+/**
+ * The short form of a row's "why" (contract/row.ts RowWhy) for the status cell's tooltip and
+ * accessible description: "2 pods Unschedulable: 0/14 nodes are available: 8 Insufficient
+ * nvidia.com/gpu", or for pods waiting as a gang "waiting for its gang pg-x: 3 of 8 scheduled".
+ * Pure.
+ */
+import type { RowWhy } from '../../contract/index.ts';
+
+/** A tooltip line, not the whole story: the workload page shows every message in full. */
+export const WHY_MESSAGE_MAX = 160;
+
+/** Cuts at a word boundary when one is near, and says it did. */
+function shorten(s: string, max: number): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  if (one.length <= max) return one;
+  const cut = one.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
+}
+
+export function whyShort(why: RowWhy | null | undefined): string | null {
+  if (!why) return null;
+  const others = why.otherPods > 0 ? ` (+${why.otherPods} ${why.otherPods === 1 ? 'pod' : 'pods'} for other reasons)` : '';
+  if (why.gang) {
+    const { name, scheduled, minMember } = why.gang;
+    return `waiting for its gang ${name}: ${minMember !== null ? `${scheduled} of ${minMember}` : scheduled} scheduled${others}`;
+  }
+  const who = `${why.pods} ${why.pods === 1 ? 'pod' : 'pods'} ${why.reason}`;
+  const message = why.message.trim() ? `: ${shorten(why.message, WHY_MESSAGE_MAX)}` : '';
+  return `${who}${message}${others}`;
+}

@@ -1,0 +1,153 @@
+/**
+ * Accessibility: axe-core (WCAG 2.0–2.2 A and AA rules) on every page of the dashboard, in the light
+ * and the dark theme, once the page has settled (live data shown, graph laid out). A violation fails
+ * the test with a readable list: the rule, why, and each offending element with axe's own summary
+ * (for colour contrast: the colours and the ratio).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { NS, apiRows, seed } from './seed.ts';
+
+test.beforeAll(async ({ baseURL }) => {
+  await seed(baseURL!);
+});
+
+interface AxeNode {
+  target: unknown[];
+  html: string;
+  failureSummary?: string;
+}
+interface AxeViolation {
+  id: string;
+  impact?: string | null;
+  help: string;
+  helpUrl: string;
+  nodes: AxeNode[];
+}
+
+/**
+ * One block per rule; within it, elements grouped by what axe says is wrong with them (for colour
+ * contrast: the colours and the ratio), each group with a few of its selectors and one element's HTML.
+ */
+function report(violations: AxeViolation[]): string {
+  return violations
+    .map((v) => {
+      const groups = new Map<string, AxeNode[]>();
+      for (const n of v.nodes) {
+        const why = (n.failureSummary ?? '').replace(/^Fix (any|all) of the following:\s*/gm, '').replace(/\s+/g, ' ').trim();
+        groups.set(why, [...(groups.get(why) ?? []), n]);
+      }
+      const lines = [...groups].map(([why, nodes]) => {
+        const targets = nodes.slice(0, 4).map((n) => `      ${n.target.map(String).join(' ')}`);
+        const more = nodes.length > 4 ? [`      … and ${nodes.length - 4} more`] : [];
+        return [`  ${nodes.length} × ${why}`, ...targets, ...more, `      e.g. ${nodes[0].html.slice(0, 240)}`].join('\n');
+      });
+      return [`${v.id} (${v.impact ?? 'n/a'}): ${v.help}, ${v.nodes.length} element(s) — ${v.helpUrl}`, ...lines].join('\n');
+    })
+    .join('\n\n');
+}
+
+/**
+ * Temporary exclusions for parts of a page that another part of the product owns, each with the
+ * rule and the element it covers, so that the rest of the page stays checked. Remove an entry once
+ * its elements pass.
+ */
+interface Exclusion {
+  page: 'workload';
+  rule: string;
+  /** CSS selector of the elements the exclusion covers (matched against axe's target). */
+  selector: string;
+  why: string;
+}
+const EXCLUSIONS: Exclusion[] = [];
+
+function excluded(pageName: string, v: AxeViolation, n: AxeNode): boolean {
+  return EXCLUSIONS.some((e) => e.page === pageName && e.rule === v.id && n.target.some((t) => String(t).includes(e.selector)));
+}
+
+async function expectNoViolations(page: Page, pageName: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const violations = (results.violations as AxeViolation[])
+    .map((v) => ({ ...v, nodes: v.nodes.filter((n) => !excluded(pageName, v, n)) }))
+    .filter((v) => v.nodes.length > 0);
+  // The whole answer next to the test's output, for whoever fixes what it found.
+  if (violations.length > 0) {
+    const file = test.info().outputPath('axe-violations.json');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(violations, null, 2));
+  }
+  expect(violations.map((v) => `${v.id}: ${v.nodes.length}`), `${pageName}: axe found violations\n\n${report(violations)}\n`).toEqual([]);
+}
+
+async function workloadPath(baseURL: string): Promise<string> {
+  const { rows } = await apiRows(baseURL, `namespace=${NS}`);
+  const r = rows.find((x) => x.name === 'e2e-train');
+  if (!r) throw new Error('no row e2e-train');
+  return `/workloads/${encodeURIComponent(r.cluster)}/${NS}/JobSet.jobset.x-k8s.io/e2e-train`;
+}
+
+const PAGES: Array<{ name: string; path: (baseURL: string) => Promise<string>; settled(page: Page): Promise<void> }> = [
+  {
+    name: 'workloads',
+    path: async () => '/',
+    settled: async (page) => {
+      await expect(page.getByTestId('connection')).toHaveText(/Live|Stale/);
+      await expect(page.getByTestId('workload-table').getByRole('row').nth(1)).toBeVisible();
+    },
+  },
+  {
+    name: 'workloads, filtered (active chips, CEL box)',
+    path: async () => `/?namespace=${NS}&preset=using&cel=${encodeURIComponent('gpus.allocated > 0')}`,
+    settled: async (page) => {
+      await expect(page.getByTestId('workload-table').getByRole('row').nth(1)).toBeVisible();
+    },
+  },
+  {
+    name: 'workload',
+    path: workloadPath,
+    settled: async (page) => {
+      await expect(page.getByTestId('workload-name')).toHaveText('e2e-train');
+      await expect(page.getByTestId('structure-graph').locator('[data-node-type="pod"]').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'definitions',
+    path: async () => '/definitions',
+    settled: async (page) => {
+      await expect(page.getByRole('link', { name: 'jobset-x-k8s-io-jobset-v1alpha2' })).toBeVisible();
+    },
+  },
+  {
+    name: 'definition',
+    path: async () => '/definitions/jobset-x-k8s-io-jobset-v1alpha2',
+    settled: async (page) => {
+      await expect(page.getByTestId('definition-yaml')).toBeVisible();
+    },
+  },
+  {
+    name: 'nodes',
+    path: async () => '/nodes',
+    settled: async (page) => {
+      await expect(page.getByTestId('node-row').first()).toBeVisible();
+    },
+  },
+];
+
+for (const theme of ['light', 'dark'] as const) {
+  for (const p of PAGES) {
+    test(`axe: ${p.name} page, ${theme} theme`, async ({ page, baseURL }) => {
+      // The theme follows the system unless one was chosen (components/ui/theme.ts): emulate the system.
+      await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
+      await page.goto(await p.path(baseURL!));
+      if (theme === 'dark') await expect(page.locator('html')).toHaveClass(/dark/);
+      else await expect(page.locator('html')).not.toHaveClass(/dark/);
+      await p.settled(page);
+      // Transitions and the graph's fit finish before axe reads colours.
+      await page.waitForTimeout(500);
+      await expectNoViolations(page, p.name.split(',')[0]);
+    });
+  }
+}

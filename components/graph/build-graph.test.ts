@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { EMPTY_TOGGLE, buildGraph, emptyParts, groupTone, podTone } from './build-graph.ts';
 import type { TreeComponent, WorkloadTree } from '../../contract/index.ts';
 import { layoutLeftToRight } from './layout.ts';
-import { jobSetTree, jobSetUsage, podTree, pod } from './test-trees.ts';
+import { jobSetTree, jobSetUsage, lwsTree, podTree, pod } from './test-trees.ts';
 
 test('a JobSet: workload → replicatedjob → leader/worker instances → pods, with GPUs', () => {
   const g = buildGraph(jobSetTree(1, 2), 'Running');
@@ -210,4 +210,55 @@ test('utilization sits on the nodes that show GPUs: workload, component, instanc
   assert.equal(buildGraph(jobSetTree(1, 2), 'Running').nodes.some((n) => n.usage), false);
   const collapsed = buildGraph(jobSetTree(1, 20), 'Running', { usage });
   assert.equal(collapsed.nodes.find((n) => n.id === 'pods:i:replicatedjob/worker')?.usage?.figures.utilization, 100);
+});
+
+test('search: only the pods that match, wherever they are, their lists opened; a count and the first match', () => {
+  const tree = lwsTree(100, 4);
+  const g = buildGraph(tree, 'Running', { search: ' VLLM-405B-57-2 ' });
+  assert.deepEqual(g.search, { query: 'vllm-405b-57-2', matches: 1, first: 'vllm-405b-57-2' });
+  const pods = g.nodes.filter((n) => n.type === 'pod');
+  assert.deepEqual(pods.map((n) => n.title), ['vllm-405b-57-2']);
+  // The group holding it is shown with just that pod (a search shows no toggles: the lists are open).
+  assert.equal(pods[0].parent, 'g:c:group/57');
+  assert.ok(g.edges.some((e) => e.source === 'c:group' && e.target === 'g:c:group/57'));
+  // By node name too; many matches are paged like any big list.
+  const byNode = buildGraph(tree, 'Running', { search: 'node-vllm-405b-5' });
+  assert.equal(byNode.search?.matches, 11 * 4); // groups 5 and 50–59
+  assert.equal(byNode.nodes.filter((n) => n.type === 'group').length, 11);
+  const all = buildGraph(tree, 'Running', { search: 'vllm-405b-' });
+  const found = all.nodes.find((n) => n.id === 'groups:c:group')!;
+  assert.equal(found.title, '100 groups · 400 pods found');
+  assert.equal(found.toggle, undefined);
+  assert.equal(all.nodes.filter((n) => n.type === 'group').length, 24);
+  const none = buildGraph(tree, 'Running', { search: 'nothing-like-this' });
+  assert.deepEqual(none.search, { query: 'nothing-like-this', matches: 0, first: null });
+  assert.ok(!none.nodes.some((n) => n.type === 'pod' || n.type === 'group' || n.type === 'groups'));
+  // Plain lists too: a 600-pod role finds its pod.
+  const wide = buildGraph(jobSetTree(1, 600), 'Running', { search: 'worker-417' });
+  assert.deepEqual(wide.nodes.filter((n) => n.type === 'pod').map((n) => n.title), ['train-worker-417']);
+});
+
+test('the selected pod is marked; a pod to reveal opens the lists that hold it at its page', () => {
+  const tree = jobSetTree(1, 600);
+  const sel = buildGraph(tree, 'Running', { selectedPod: 'train-leader-0' });
+  assert.equal(sel.nodes.find((n) => n.pod === 'train-leader-0')?.selected, true);
+  assert.equal(sel.nodes.filter((n) => n.selected).length, 1);
+  const r = buildGraph(tree, 'Running', { selectedPod: 'train-worker-100', reveal: 'train-worker-100' });
+  // Natural order: worker-0 … worker-99, worker-100 is the 101st, on page 5 of 24 each (index 4).
+  assert.deepEqual(r.revealed, { expand: ['pods:i:replicatedjob/worker'], pages: [['pods:i:replicatedjob/worker', 4]] });
+  assert.equal(r.nodes.find((n) => n.pod === 'train-worker-100')?.selected, true);
+  // In groups: the aggregate and the group open where the pod is.
+  const lws = buildGraph(lwsTree(100, 20), 'Running', { reveal: 'vllm-405b-70-19' });
+  assert.deepEqual(lws.revealed, { expand: ['groups:c:group', 'g:c:group/70'], pages: [['groups:c:group', 2], ['g:c:group/70', 0]] });
+  assert.ok(lws.nodes.some((n) => n.pod === 'vllm-405b-70-19'));
+  assert.equal(buildGraph(tree, 'Running', { reveal: 'no-such-pod' }).revealed, undefined);
+});
+
+test('pods no component claims are listed, and paged, like any other', () => {
+  const tree = jobSetTree(1, 1);
+  tree.unmatchedPods = Array.from({ length: 30 }, (_, i) => pod(`stray-${i}`, null, null, 0));
+  const g = buildGraph(tree, 'Degraded');
+  assert.equal(g.nodes.find((n) => n.id === 'pods:unmatched')?.title, '30 pods');
+  const open = buildGraph(tree, 'Degraded', { expanded: new Set(['pods:unmatched']) });
+  assert.equal(open.nodes.filter((n) => n.parent === 'pods:unmatched')[0].id, 'u:team-a/stray-0');
 });

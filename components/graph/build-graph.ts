@@ -262,7 +262,7 @@ function addTotal(a: GpuTotal, b: GpuTotal): GpuTotal {
 const addFigures = (a: GpuFigures, b: GpuFigures): GpuFigures => ({ desired: addTotal(a.desired, b.desired), requested: addTotal(a.requested, b.requested), allocated: addTotal(a.allocated, b.allocated) });
 
 /**
- * The controllers of a set of pods, by kind, in the pods' order: `Job train-worker-0`,
+ * The controllers of a set of pods, by kind, names in natural order: `Job train-worker-0`,
  * `StatefulSets vllm-405b, vllm-405b-0`; many names read `500 Jobs: train-worker-0 … train-worker-499`.
  * The workload itself (a PyTorchJob owning its pods) is no news and left out.
  */
@@ -277,13 +277,10 @@ export function ownersText(pods: readonly TreePod[], workload: { kind: string; n
   }
   const parts: string[] = [];
   for (const [kind, set] of byKind) {
-    const names = [...set];
+    const names = [...set].sort(naturalCompare);
     if (names.length === 1) parts.push(`${kind} ${names[0]}`);
     else if (names.length <= 3) parts.push(`${kind}s ${names.join(', ')}`);
-    else {
-      const sorted = names.sort(naturalCompare);
-      parts.push(`${formatCount(sorted.length)} ${kind}s: ${sorted[0]} … ${sorted[sorted.length - 1]}`);
-    }
+    else parts.push(`${formatCount(names.length)} ${kind}s: ${names[0]} … ${names[names.length - 1]}`);
   }
   return parts.join(' · ');
 }
@@ -500,6 +497,14 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
     for (const [p, h] of s.natural) push(plain, h, p);
     scopes.delete(s.id);
   }
+  // The real objects beside the component and instance names: the Jobs, StatefulSets, ReplicaSets of their pods.
+  for (const n of nodes) {
+    const pods = holderPods.get(n.id);
+    if (pods && (n.type === 'component' || n.type === 'instance')) {
+      const objects = ownersText(pods, tree.workload);
+      if (objects) n.objects = objects;
+    }
+  }
   // A component (or instance) whose pods all went into groups under an ancestor is drawn as those
   // groups: the LWS leader and worker StatefulSets are in every group, not beside them.
   foldIntoGroups();
@@ -588,8 +593,9 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
       if (!node) continue;
       const figs = folded.map((id) => componentFigures.get(id)).filter((f): f is GpuFigures => f !== undefined);
       if (node.gpus === null && figs.length > 0) Object.assign(node, figuresOnNode(figs.reduce(addFigures)));
-      const roles = folded.map((id) => titleOf.get(id) ?? id);
-      node.subtitle = [node.subtitle, `${formatCount(s.groups.size)} groups of ${roles.join(' + ')}`].filter(Boolean).join(' · ');
+      // Named by the roles whose pods went into the groups (the instances, not the components above them).
+      const roles = folded.filter((id) => moved.has(id)).map((id) => titleOf.get(id) ?? id);
+      node.subtitle = [node.subtitle, `${formatCount(s.groups.size)} group${s.groups.size === 1 ? '' : 's'} of ${roles.join(' + ')}`].filter(Boolean).join(' · ');
     }
     nodes = nodes.filter((n) => !removed.has(n.id));
     edges = edges.filter((e) => !removed.has(e.source) && !removed.has(e.target));

@@ -105,3 +105,73 @@ export function jobSetUsage(): WorkloadUsage {
     pods: { 'train-leader-0': pod(leader), 'train-worker-0': pod(worker), 'train-worker-1': pod(worker) },
   };
 }
+
+const none = (): GpuFigures => figures(0);
+
+/**
+ * A LeaderWorkerSet shaped as the catalog resolves it: `group` keys replicas (the group index), the
+ * leader StatefulSet `<lws>` and one worker StatefulSet `<lws>-<g>` per group; pods `<lws>-<g>`
+ * (leader) and `<lws>-<g>-<w>` (workers), 8 GPUs each.
+ */
+export function lwsTree(groups: number, size: number, name = 'vllm-405b'): WorkloadTree {
+  const pods: TreePod[] = [];
+  for (let g = 0; g < groups; g++) {
+    pods.push({ ...pod(`${name}-${g}`, 'leader', '', 8), replica: String(g), owner: { kind: 'StatefulSet', name } });
+    for (let w = 1; w < size; w++) pods.push({ ...pod(`${name}-${g}-${w}`, 'worker', '', 8), replica: String(g), owner: { kind: 'StatefulSet', name: `${name}-${g}` } });
+  }
+  const inst = (n: number) => ({ id: '', replicas: n, minReplicas: null, maxReplicas: null, gpusPerPod: { 'nvidia.com/gpu': 8 }, livePods: n, gpus: figures(n * 8) });
+  const structural = (c: string, parent: string | null, keysReplicas = false) => ({
+    name: c,
+    kind: parent === null ? 'leaderworkerset.x-k8s.io/v1/LeaderWorkerSet' : '',
+    parent,
+    hasPodDefinition: false,
+    ...(keysReplicas ? { keysReplicas } : {}),
+    instances: [{ id: '', replicas: null, minReplicas: null, maxReplicas: null, gpusPerPod: {}, livePods: 0, gpus: none() }],
+    gpus: none(),
+  });
+  return {
+    workload: { apiVersion: 'leaderworkerset.x-k8s.io/v1', kind: 'LeaderWorkerSet', namespace: 'team-a', name, uid: 'u3', cluster: 'sim' },
+    definition: { name: 'leaderworkerset-x-k8s-io-leaderworkerset-v1', source: 'catalog' },
+    status: { matched: ['Running'], phase: null, conditions: [] },
+    components: [
+      structural('leaderworkerset', null),
+      structural('group', 'leaderworkerset', true),
+      { name: 'leader', kind: 'apps/v1/StatefulSet', parent: 'group', hasPodDefinition: true, instances: [inst(groups)], gpus: figures(groups * 8) },
+      { name: 'worker', kind: 'apps/v1/StatefulSet', parent: 'group', hasPodDefinition: true, instances: [inst(groups * (size - 1))], gpus: figures(groups * (size - 1) * 8) },
+    ],
+    roles: [
+      { name: 'leader', component: 'leader', instance: '', desiredPods: groups, livePods: groups, readyPods: groups, gpusPerPod: { 'nvidia.com/gpu': 8 } },
+      { name: 'worker', component: 'worker', instance: '', desiredPods: groups * (size - 1), livePods: groups * (size - 1), readyPods: groups * (size - 1), gpusPerPod: { 'nvidia.com/gpu': 8 } },
+    ],
+    pods,
+    unmatchedPods: [],
+    gpus: figures(groups * size * 8),
+    unmatchedGpus: none(),
+    gang: [],
+    errors: [],
+    warnings: [],
+  };
+}
+
+/**
+ * A JobSet whose `workers` replicated job has `jobs` Jobs of `podsPerJob` pods each: the replicated job
+ * keys replicas (the Job index); pods `<jobset>-workers-<job>-<pod>-<suffix>`, owned by Job `<jobset>-workers-<job>`.
+ */
+export function jobSetJobsTree(jobs: number, podsPerJob: number, name = 'llama-finetune'): WorkloadTree {
+  const t = jobSetTree(1, 0);
+  t.workload = { ...t.workload, name };
+  t.components[1].keysReplicas = true;
+  const leader = { ...pod(`${name}-leader-0-0-a1b2c`, 'replicatedjob', 'leader'), owner: { kind: 'Job', name: `${name}-leader-0` } };
+  const workers: TreePod[] = [];
+  for (let j = 0; j < jobs; j++) {
+    for (let p = 0; p < podsPerJob; p++) {
+      const suffix = ((j * 7919 + p * 104729) % 46656).toString(36).padStart(3, 'x').slice(-3);
+      workers.push({ ...pod(`${name}-workers-${j}-${p}-q${suffix}z`, 'replicatedjob', 'worker', 1), replica: String(j), owner: { kind: 'Job', name: `${name}-workers-${j}` } });
+    }
+  }
+  t.pods = [leader, ...workers];
+  const w = jobs * podsPerJob;
+  t.components[1].instances[1] = { ...t.components[1].instances[1], id: 'worker', replicas: w, livePods: w, gpusPerPod: { 'nvidia.com/gpu': 1 }, gpus: figures(w) };
+  t.roles[1] = { ...t.roles[1], desiredPods: w, livePods: w, readyPods: w, gpusPerPod: { 'nvidia.com/gpu': 1 } };
+  return t;
+}

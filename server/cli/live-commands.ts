@@ -168,7 +168,7 @@ function parseRef(ref: string): { kind: string; name: string } {
  * kubectl reads it (kind-ref.ts). Two workloads of that name under kinds of different groups make
  * the argument ambiguous: the error lists them with their groups, as kubectl would want them named.
  */
-function findResolved(live: LiveWorkloads, cluster: string, namespace: string, ref: string): Resolved {
+export function findResolved(live: LiveWorkloads, cluster: string, namespace: string, ref: string): Resolved {
   const { kind, name } = parseRef(ref);
   const named = kindsNamed(kind, live.connection(cluster)?.servedResources() ?? []);
   const guess = kindGuess(kind);

@@ -87,6 +87,29 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .option('-o, --output <format>', 'json | yaml | tree', 'tree')
     .action(async (ref: string, o: LiveFlags) => { code = await cmdTree(ref, { ...o, gpuResources: gpuFlag() }, io); });
 
+  liveFlags(program.command('describe').description('a workload in full: tree, resources per role with a total, why pods are not running, recent warning events').argument('[kind/name]'))
+    .option('-f, --filename <file>', 'describe the workload in a file of objects instead (no cluster, no live status)')
+    .option('-d, --definition <file|name>', 'with -f: definition file or catalog entry (default: the catalog entry for the root kind)')
+    .action(async (ref: string | undefined, o: LiveFlags & { filename?: string; definition?: string }) => {
+      const { cmdDescribe } = await import('./describe-command.ts');
+      code = await cmdDescribe(ref, { ...o, gpuResources: gpuFlag(), gpuResourceList: gpuPatterns(gpuFlag()) }, io);
+    });
+
+  liveFlags(program.command('logs').description("the logs of a workload's pods (every role, or --role), each line prefixed with its pod and container").argument('<kind/name>'))
+    .option('-r, --role <role>', 'only the pods of this role (as `wmap tree` names it)')
+    .option('-f, --follow', 'keep streaming, and add pods as they appear, until interrupted', false)
+    .option('--tail <lines>', 'lines of each log to show from its end (-1: all)')
+    .option('-c, --container <name>', 'this container (default: the pod\'s default container)')
+    .option('--all-containers', 'every container of each pod', false)
+    .option('-p, --previous', "the container's previous instance (before its last restart)", false)
+    .option('--timestamps', 'prefix each line with its timestamp', false)
+    .option('--no-prefix', 'print lines without their [pod/NAME/CONTAINER] prefix')
+    .option('--max-log-requests <n>', 'streams followed at once, at most', '10')
+    .action(async (ref: string, o: LiveFlags & { role?: string; follow?: boolean; tail?: string; container?: string; allContainers?: boolean; previous?: boolean; timestamps?: boolean; prefix?: boolean; maxLogRequests?: string }) => {
+      const { cmdLogs } = await import('./logs-command.ts');
+      code = await cmdLogs(ref, { ...o, gpuResources: gpuFlag() }, io);
+    });
+
   liveFlags(program.command('verify').description("compare a definition's view with the raw ownership graph; exit 1 on a discrepancy").argument('[kind/name]'))
     .option('--all', 'every workload', false)
     .action(async (ref: string | undefined, o: LiveFlags & { all?: boolean }) => { code = await cmdVerify(ref, { ...o, gpuResources: gpuFlag() }, io); });

@@ -141,10 +141,16 @@ export function printTree(tree: WorkloadTree, output: string, io: Io): void {
   else throw new UsageError(`unknown output format "${output}" (json, yaml or tree)`);
 }
 
-export function cmdResolve(file: string, opts: { definition?: string; output: string; gpuResources?: readonly string[] }, io: Io): number {
+/** The tree of the workload a file of objects holds (root, what it owns, pods), by a definition or the catalog. */
+export function resolveFile(file: string, definition: string | undefined, gpuResources?: readonly string[]): { tree: WorkloadTree; root: KubeObject; objects: KubeObject[] } {
   const objects = readObjects(file);
-  const { def, root } = definitionFrom(opts.definition, objects);
-  const tree = resolveWorkload(def, root, objects, opts.gpuResources ? { isGpuResource: gpuResourceMatcher(opts.gpuResources) } : {});
+  const { def, root } = definitionFrom(definition, objects);
+  const tree = resolveWorkload(def, root, objects, gpuResources ? { isGpuResource: gpuResourceMatcher(gpuResources) } : {});
+  return { tree, root, objects };
+}
+
+export function cmdResolve(file: string, opts: { definition?: string; output: string; gpuResources?: readonly string[] }, io: Io): number {
+  const { tree } = resolveFile(file, opts.definition, opts.gpuResources);
   printTree(tree, opts.output, io);
   return reportTreeProblems(tree, opts.output, io.err);
 }

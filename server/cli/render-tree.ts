@@ -1,5 +1,6 @@
 /** The human-readable `-o tree` rendering of a workload tree. */
 import type { GpuAmounts, GpuFigures, TreeRole, TreePod, WorkloadTree } from '../engine/index.ts';
+import { naturalCompare } from '../../lib/format/natural-order.ts';
 
 function gpuText(g: GpuAmounts): string {
   const parts = Object.entries(g).map(([k, v]) => `${v} ${k}`);
@@ -26,20 +27,39 @@ function roleFigures(tree: WorkloadTree, r: TreeRole): GpuFigures | undefined {
 
 function podLine(p: TreePod): string {
   const ready = p.ready ? 'ready' : 'not ready';
-  return `${p.name}  ${p.phase} (${ready})  ${p.node ?? 'unscheduled'}  ${gpuText(p.gpus)}${p.replica !== null ? `  replica ${p.replica}` : ''}`;
+  return `${p.name}  ${p.phase} (${ready})${p.why && p.why.reason !== p.phase ? ` ${p.why.reason}` : ''}  ${p.node ?? 'unscheduled'}  ${gpuText(p.gpus)}${p.replica !== null ? `  replica ${p.replica}` : ''}`;
 }
 
-export function renderTree(tree: WorkloadTree): string {
+/** Pods with a problem first (they are what a shortened list must keep), then natural order. */
+function podOrder(a: TreePod, b: TreePod): number {
+  return Number(!a.why) - Number(!b.why) || naturalCompare(a.name, b.name);
+}
+
+export interface RenderOptions {
+  /** Pods listed per role at most (the rest are counted); all by default. */
+  maxPodsPerRole?: number;
+}
+
+export function renderTree(tree: WorkloadTree, opts: RenderOptions = {}): string {
   const lines: string[] = [headerLine(tree)];
   const roles = tree.roles;
-  const podsOf = (component: string, instance: string) => tree.pods.filter((p) => p.component === component && p.instance === instance);
+  const max = opts.maxPodsPerRole ?? Number.POSITIVE_INFINITY;
+  const podsOf = (component: string, instance: string) => {
+    const all = tree.pods.filter((p) => p.component === component && p.instance === instance);
+    // A shortened list keeps the problems; a full one reads in natural order.
+    all.sort(all.length > max ? podOrder : (a, b) => naturalCompare(a.name, b.name));
+    return all;
+  };
   roles.forEach((r, ri) => {
     const lastRole = ri === roles.length - 1 && tree.unmatchedPods.length === 0;
     const pods = podsOf(r.component, r.instance);
     const label = r.instance ? `${r.name} (${r.component})` : r.name;
     const figures = roleFigures(tree, r);
     lines.push(`${lastRole ? '└─' : '├─'} ${label}  ${r.livePods}/${r.desiredPods} pods, ${r.readyPods} ready  ${gpuText(r.gpusPerPod)} per pod${figures ? `  ${figuresText(figures)}` : ''}`);
-    pods.forEach((p, pi) => lines.push(`${lastRole ? '   ' : '│  '}${pi === pods.length - 1 ? '└─' : '├─'} ${podLine(p)}`));
+    const shown = pods.slice(0, max);
+    const more = pods.length - shown.length;
+    shown.forEach((p, pi) => lines.push(`${lastRole ? '   ' : '│  '}${pi === shown.length - 1 && more === 0 ? '└─' : '├─'} ${podLine(p)}`));
+    if (more > 0) lines.push(`${lastRole ? '   ' : '│  '}└─ … ${more} more pods`);
   });
   const stray = tree.pods.filter((p) => p.instance === null);
   if (stray.length > 0) {

@@ -35,3 +35,11 @@ test('every sort key belongs to exactly one column', () => {
   for (const k of SORT_KEYS) assert.equal(ROW_COLUMNS.filter((c) => c.sorts.some((s) => s.key === k)).length, 1, k);
   assert.equal(columnOfSort('requested')?.key, 'gpus');
 });
+
+test('a reason with newlines (a condition message ending in one) stays on its row', () => {
+  const text = printRowTable([makeRow({ name: 'x', statusReason: 'BackoffLimitExceeded: Job has reached\nthe specified backoff limit\n' })], columnsFor({ wide: true, oneNamespace: true, oneCluster: true }), NOW);
+  const lines = text.split('\n');
+  assert.equal(lines.length, 2);
+  assert.match(lines[1], /BackoffLimitExceeded: Job has reached the specified backoff limit/);
+  assert.ok(!/\s$/.test(lines[1].split('   ').find((c) => c.startsWith('Backoff')) ?? ''));
+});

@@ -132,7 +132,9 @@ export function columnOfSort(key: SortKey): RowColumn | undefined {
  */
 export function printRowTable(rows: readonly WorkloadRow[], columns: readonly RowColumn[], now: number): string {
   const cols = [...columns.filter((c) => c.scope === 'namespace'), ...columns.filter((c) => c.scope !== 'namespace')];
-  const lines = [cols.map((c) => c.cliHeader ?? c.header.toUpperCase()), ...rows.map((r) => cols.map((c) => c.text(r, now) ?? '<none>'))];
+  // A cell is one line: a condition message ending in a newline (or holding several) must not break the table.
+  const cell = (t: string | null) => (t === null ? '<none>' : t.replace(/\s+/g, ' ').trim());
+  const lines = [cols.map((c) => c.cliHeader ?? c.header.toUpperCase()), ...rows.map((r) => cols.map((c) => cell(c.text(r, now))))];
   const widths = cols.map((_, i) => Math.max(...lines.map((l) => l[i].length)));
   return lines.map((l) => l.map((cell, i) => (i === l.length - 1 ? cell : cell.padEnd(widths[i]))).join('   ')).join('\n');
 }

@@ -76,17 +76,37 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
   const pathname = usePathname();
   const search = useSearchParams();
   const selectedPod = search.get('pod');
-  const selectPod = useCallback(
+  // Opening pushes a history entry; closing one opened here goes back (so Back does not reopen it).
+  const openedHere = useRef(false);
+  const hrefWithPod = useCallback(
     (pod: string | null) => {
       const q = new URLSearchParams(search.toString());
       if (pod) q.set('pod', pod);
       else q.delete('pod');
       const qs = q.toString();
-      router.push(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+      return qs ? `${pathname}?${qs}` : pathname;
     },
-    [router, pathname, search],
+    [pathname, search],
   );
-  const closePod = useCallback(() => selectPod(null), [selectPod]);
+  const selectPod = useCallback(
+    (pod: string) => {
+      if (selectedPod) router.replace(hrefWithPod(pod), { scroll: false });
+      else {
+        openedHere.current = true;
+        router.push(hrefWithPod(pod), { scroll: false });
+      }
+    },
+    [router, hrefWithPod, selectedPod],
+  );
+  useEffect(() => {
+    if (!selectedPod) openedHere.current = false;
+  }, [selectedPod]);
+  const closePod = useCallback(() => {
+    if (openedHere.current) {
+      openedHere.current = false;
+      router.back();
+    } else router.replace(hrefWithPod(null), { scroll: false });
+  }, [router, hrefWithPod]);
   const [goneAt, setGoneAt] = useState<number | null>(null);
 
   // The stream carries rows, not trees: when this workload's row differs from the loaded one,

@@ -43,6 +43,10 @@ export const DEMO_WORKLOADS: Entry[] = [
   // A notebook server holding a GPU (and its memory) that nobody uses.
   ['statefulset', { namespace: 'research', name: 'notebook-alice', pods: 1, gpus: 1, nodeSelector: H100, variant: 'notebook', load: 'idle' }],
   ['deployment', { namespace: 'data', name: 'label-studio', pods: 1, gpus: 0 }],
+  // Failure states as `kubectl describe` shows them: a worker that crash-loops (exit 1, CrashLoopBackOff,
+  // a traceback in its log) and an indexer the kernel kills for memory now and then (OOMKilled, exit 137).
+  ['deployment', { namespace: 'team-vision', name: 'caption-worker', pods: 1, gpus: 0, duration: '40s', exitCode: 1 }],
+  ['deployment', { namespace: 'research', name: 'doc-indexer', pods: 1, gpus: 0, duration: '3m', exitCode: 137, exitReason: 'OOMKilled' }],
   ['deployment', { namespace: 'team-vision', name: 'vision-demo-ui', pods: 2, gpus: 0 }],
   ['job', { namespace: 'data', name: 'nightly-etl', pods: 4, gpus: 0, duration: '3m-5m' }],
   ['jobset', { namespace: 'data', name: 'tokenize-shards', pods: 5, gpus: 0, duration: '2m-4m' }],

@@ -44,6 +44,8 @@ export interface Shape {
   /** Run time of batch pods: "20m", "5m-10m", "forever". */
   duration?: string;
   exitCode?: number;
+  /** Termination reason of a failing exit (default Error), e.g. "OOMKilled" with exit code 137. */
+  exitReason?: string;
   suspend?: boolean;
   nodeSelector?: Record<string, string>;
   labels?: Record<string, string>;
@@ -98,6 +100,7 @@ function simAnn(s: Shape): Record<string, string> {
   const a: Record<string, string> = {};
   if (s.duration) a[SIM.duration] = s.duration;
   if (s.exitCode) a[SIM.exitCode] = String(s.exitCode);
+  if (s.exitReason) a[SIM.exitReason] = s.exitReason;
   return a;
 }
 
@@ -122,7 +125,8 @@ export function build(fw: Framework, s: Shape): Built {
           spec: {
             replicas: n,
             selector: { matchLabels: { app: s.name } },
-            template: { metadata: withLoad({ labels: { app: s.name } }, s), spec: podSpec(s, { name: s.name.slice(0, 60), image: s.gpus ? IMAGES.vllm : IMAGES.web, ports: [{ containerPort: 8080 }] }) },
+            // A long-running server that exits (a duration annotation) is restarted in place by its kubelet.
+            template: { metadata: withLoad({ labels: { app: s.name }, ...(Object.keys(simAnn(s)).length ? { annotations: simAnn(s) } : {}) }, s), spec: podSpec(s, { name: s.name.slice(0, 60), image: s.gpus ? IMAGES.vllm : IMAGES.web, ports: [{ containerPort: 8080 }] }) },
           },
         },
       };

@@ -103,6 +103,13 @@ function runOf(pod: Pod, container: Container, init: boolean, previous: boolean)
   throw badRequest(`container "${name}" in pod "${podName}" is waiting to start - no logs yet`);
 }
 
+let following = 0;
+
+/** Follow streams open right now, in this process (tests check that none outlives its client). */
+export function openFollowStreams(): number {
+  return following;
+}
+
 /** Writes text, resolving once the socket can take more (back-pressure), or at once if it is gone. */
 function write(res: ServerResponse, text: string): Promise<void> {
   if (res.destroyed || res.writableEnded) return Promise.resolve();
@@ -194,12 +201,14 @@ function follow(ctx: ResourceRequest['ctx'], res: ServerResponse, writer: LogWri
   const statusOf = (pod: Pod | undefined): ContainerStatus | undefined =>
     ((s.init ? pod?.status?.initContainerStatuses : pod?.status?.containerStatuses) ?? []).find((c) => c.name === s.container.name);
   const followedId = statusOf(s.pod)?.containerID;
+  following++;
   return new Promise((resolve) => {
     let busy = false;
     let done = false;
     const finish = (): void => {
       if (done) return;
       done = true;
+      following--;
       clearInterval(timer);
       res.off('close', finish);
       if (!res.writableEnded && !res.destroyed) res.end();

@@ -11,7 +11,7 @@ import { formatGpus } from '../../lib/format/gpus.ts';
 import { formatPercent } from '../../lib/rows/index.ts';
 import { naReason, utilTone, type UtilTone } from '../usage/usage-text.ts';
 import { layoutModel } from './layout.ts';
-import { CONTAINER_HEADER, NODE_SIZE } from './node-size.ts';
+import { CONTAINER_HEADER, CONTAINER_HEADER_PLAIN, NODE_SIZE } from './node-size.ts';
 
 const TONE: Record<Tone, string> = {
   ok: 'bg-emerald-50 dark:bg-emerald-950',
@@ -149,7 +149,7 @@ const WmNode = memo(function WmNode({ data, width, height }: NodeProps<FlowNode>
       title={`${data.title}\n${data.subtitle}${data.objects ? `\n${data.objects}` : ''}${data.gpuHint ? `\nGPUs: ${data.gpuHint}` : ''}${data.usage ? `\n${nodeUsageText(data)}` : ''}\nStatus: ${TONE_WORD[data.tone]}`}
     >
       {!inContainer && <Handle type="target" position={Position.Left} className="!h-1 !w-1 !min-w-0 !border-0 !bg-slate-400" isConnectable={false} />}
-      <div className="flex flex-col gap-0.5" style={open ? { height: CONTAINER_HEADER - 12 } : undefined}>
+      <div className="flex flex-col gap-0.5" style={open ? { height: (data.toggle || data.page ? CONTAINER_HEADER : CONTAINER_HEADER_PLAIN) - 12 } : undefined}>
         <div className="flex items-center gap-1">
           <span className={`truncate ${data.type === 'workload' ? 'text-sm' : 'font-medium'}`} data-testid="node-label">
             {data.label ?? data.title}

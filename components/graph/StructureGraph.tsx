@@ -83,7 +83,7 @@ export function StructureGraph({ tree, status, usage, onSelectPod, selectedPod =
             spellCheck={false}
           />
           <span role="status" className="text-slate-700 dark:text-slate-200" data-testid="graph-search-result">
-            {found ? (found.matches === 0 ? 'no pod matches' : `${found.matches.toLocaleString('en-US')} pod${found.matches === 1 ? '' : 's'} match`) : ''}
+            {found ? (found.matches === 0 ? 'no pod matches' : found.matches === 1 ? '1 pod matches' : `${found.matches.toLocaleString('en-US')} pods match`) : ''}
           </span>
           {selectedPod && (
             <span className="ml-auto truncate text-slate-700 dark:text-slate-200" data-testid="graph-selected-pod" data-pod={selectedPod}>

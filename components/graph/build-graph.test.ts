@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EMPTY_TOGGLE, buildGraph, emptyParts, groupTone, podTone } from './build-graph.ts';
 import type { TreeComponent, WorkloadTree } from '../../contract/index.ts';
-import { layoutLeftToRight } from './layout.ts';
+import { layoutForest, layoutLeftToRight, layoutModel } from './layout.ts';
 import { jobSetTree, jobSetUsage, lwsTree, podTree, pod } from './test-trees.ts';
 
 test('a JobSet: workload → replicatedjob → leader/worker instances → pods, with GPUs', () => {
@@ -99,19 +99,43 @@ test('tones: failures dominate, not-ready is amber, all finished is done', () =>
   assert.equal(groupTone([pod('a', 'x', 'y', 0)], 2), 'warn');
 });
 
-test('layout puts owners left of what they own and keeps nodes apart', () => {
+test('layout puts owners left of what they own, keeps nodes apart and siblings in the model\'s order', () => {
   const g = buildGraph(jobSetTree(1, 2), 'Running');
   const sized = g.nodes.map((n) => ({ id: n.id, width: 180, height: 50 }));
-  const { positions } = layoutLeftToRight(sized, g.edges);
-  for (const e of g.edges) assert.ok(positions.get(e.source)!.x < positions.get(e.target)!.x, e.id);
-  const pods = g.nodes.filter((n) => n.type === 'pod').map((n) => positions.get(n.id)!);
-  for (let i = 0; i < pods.length; i++) for (let j = i + 1; j < pods.length; j++) assert.ok(Math.abs(pods[i].y - pods[j].y) >= 50);
+  for (const layout of [layoutForest(sized, g.edges)!, layoutLeftToRight(sized, g.edges)]) {
+    const { positions } = layout;
+    for (const e of g.edges) assert.ok(positions.get(e.source)!.x < positions.get(e.target)!.x, e.id);
+    const pods = g.nodes.filter((n) => n.type === 'pod').map((n) => positions.get(n.id)!);
+    for (let i = 0; i < pods.length; i++) for (let j = i + 1; j < pods.length; j++) assert.ok(Math.abs(pods[i].y - pods[j].y) >= 50);
+  }
+  // The tree layout keeps siblings in order, top to bottom: leader before worker, -0 before -1.
+  const { positions } = layoutForest(sized, g.edges)!;
+  const y = (id: string) => positions.get(id)!.y;
+  assert.ok(y('i:replicatedjob/leader') < y('i:replicatedjob/worker'));
+  assert.ok(y('p:team-a/train-worker-0') < y('p:team-a/train-worker-1'));
+  // Not a forest (a node with two parents): no tree layout, dagre's case.
+  assert.equal(layoutForest(sized, [...g.edges, { source: 'workload', target: 'p:team-a/train-worker-0' }]), null);
+});
+
+test('containers are sized by the pods they hold, their pods on a grid inside them', () => {
+  const g = buildGraph(lwsTree(2, 4), 'Running');
+  const { positions, sizes } = layoutModel(g.nodes, g.edges);
+  const group = sizes.get('g:c:group/0')!;
+  const inGroup = g.nodes.filter((n) => n.parent === 'g:c:group/0');
+  assert.equal(inGroup.length, 4);
+  for (const n of inGroup) {
+    const p = positions.get(n.id)!;
+    const s = sizes.get(n.id)!;
+    // Relative to the group, and within it.
+    assert.ok(p.x >= 0 && p.y >= 0 && p.x + s.width <= group.width && p.y + s.height <= group.height, n.id);
+  }
+  assert.ok(positions.get('g:c:group/0')!.y < positions.get('g:c:group/1')!.y);
 });
 
 test('1,000 pods collapsed lay out fast', () => {
   const g = buildGraph(jobSetTree(1, 1000), 'Running');
   const t0 = performance.now();
-  layoutLeftToRight(g.nodes.map((n) => ({ id: n.id, width: 180, height: 50 })), g.edges);
+  layoutModel(g.nodes, g.edges);
   assert.ok(g.nodes.length < 10);
   assert.ok(performance.now() - t0 < 1000);
 });

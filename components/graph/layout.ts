@@ -1,8 +1,13 @@
 /**
- * Left-to-right layered layout (dagre) for graph models: owners left of what they own.
- * Returns top-left positions, which is what React Flow places nodes by. Nodes drawn inside a
- * container (`parent`) are placed on the container's grid, relative to it, and never given to
- * dagre: dagre lays out only the structure and the containers, a few dozen nodes at most.
+ * Left-to-right layouts for graph models: owners left of what they own. Returns top-left
+ * positions, which is what React Flow places nodes by. Nodes drawn inside a container (`parent`)
+ * are placed on the container's grid, relative to it, and never laid out on their own: only the
+ * structure and the containers are, a few dozen nodes whatever the workload's size.
+ *
+ * The structure graph is a forest, and siblings must stay in the order the model gives (leader
+ * before workers, group 0 before group 1): dagre reorders siblings to shorten edges, so forests get
+ * a tidy tree layout (columns by depth, each parent centred on its children) and dagre only lays
+ * out what is not a forest.
  */
 import dagre from '@dagrejs/dagre';
 import { containerSize, gridPosition } from './node-size.ts';
@@ -46,10 +51,90 @@ export function layoutLeftToRight(nodes: readonly SizedNode[], edges: ReadonlyAr
   return { positions, width, height };
 }
 
+/**
+ * A forest, tidily: a column per depth (as wide as its widest node), children stacked in their
+ * order, each parent centred on its children, trees one below the other. Null when the edges do not
+ * make a forest (a node with two parents, a cycle): dagre's case.
+ */
+export function layoutForest(nodes: readonly SizedNode[], edges: ReadonlyArray<{ source: string; target: string }>, o: { nodesep?: number; ranksep?: number } = {}): LayoutResult | null {
+  const nodesep = o.nodesep ?? 14;
+  const ranksep = o.ranksep ?? 56;
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const parent = new Map<string, string>();
+  const kids = new Map<string, string[]>();
+  for (const e of edges) {
+    if (!byId.has(e.source) || !byId.has(e.target) || e.source === e.target) continue;
+    if (parent.has(e.target)) return null;
+    parent.set(e.target, e.source);
+    const l = kids.get(e.source);
+    if (l) l.push(e.target);
+    else kids.set(e.source, [e.target]);
+  }
+  const depth = new Map<string, number>();
+  const depthOf = (id: string, seen: Set<string>): number => {
+    const known = depth.get(id);
+    if (known !== undefined) return known;
+    if (seen.has(id)) return -1;
+    seen.add(id);
+    const p = parent.get(id);
+    const above = p === undefined ? -1 : depthOf(p, seen);
+    if (p !== undefined && above < 0) return -1;
+    const d = above + 1;
+    depth.set(id, d);
+    return d;
+  };
+  // A cycle has no root to hang from: not a forest.
+  for (const n of nodes) if (depthOf(n.id, new Set()) < 0) return null;
+  const colWidth: number[] = [];
+  for (const n of nodes) colWidth[depth.get(n.id)!] = Math.max(colWidth[depth.get(n.id)!] ?? 0, n.width);
+  const colX: number[] = [];
+  let x = 8;
+  for (let d = 0; d < colWidth.length; d++) {
+    colX[d] = x;
+    x += (colWidth[d] ?? 0) + ranksep;
+  }
+  // Height of each subtree: its node, or its children stacked, whichever is taller.
+  const span = new Map<string, number>();
+  const spanOf = (id: string): number => {
+    const c = kids.get(id) ?? [];
+    const own = byId.get(id)!.height;
+    const stacked = c.reduce((a, k) => a + spanOf(k), 0) + Math.max(0, c.length - 1) * nodesep;
+    const s = Math.max(own, stacked);
+    span.set(id, s);
+    return s;
+  };
+  const positions = new Map<string, Placed>();
+  const place = (id: string, top: number): void => {
+    const n = byId.get(id)!;
+    const s = span.get(id)!;
+    positions.set(id, { x: colX[depth.get(id)!], y: top + (s - n.height) / 2 });
+    const c = kids.get(id) ?? [];
+    const stacked = c.reduce((a, k) => a + span.get(k)!, 0) + Math.max(0, c.length - 1) * nodesep;
+    let y = top + (s - stacked) / 2;
+    for (const k of c) {
+      place(k, y);
+      y += span.get(k)! + nodesep;
+    }
+  };
+  let top = 8;
+  let width = 0;
+  for (const n of nodes) {
+    if (parent.has(n.id)) continue;
+    const s = spanOf(n.id);
+    place(n.id, top);
+    top += s + nodesep * 2;
+  }
+  for (const n of nodes) width = Math.max(width, positions.get(n.id)!.x + n.width);
+  return { positions, width, height: top };
+}
+
 export interface ModelNode {
   id: string;
   type: NodeType;
   parent?: string;
+  /** A container with controls (a toggle, a pager) needs a taller header. */
+  toggle?: string;
+  page?: unknown;
 }
 
 export interface ModelLayout {
@@ -70,12 +155,17 @@ export function layoutModel(nodes: readonly ModelNode[], edges: ReadonlyArray<{ 
   const sizes = new Map<string, { width: number; height: number }>();
   const top: SizedNode[] = [];
   for (const n of nodes) {
-    const size = containerSize(n.type, n.parent ? 0 : (inside.get(n.id)?.length ?? 0));
+    const size = containerSize(n.type, n.parent ? 0 : (inside.get(n.id)?.length ?? 0), Boolean(n.toggle || n.page));
     sizes.set(n.id, size);
     if (!n.parent) top.push({ id: n.id, ...size });
   }
-  const { positions } = layoutLeftToRight(top, edges);
-  for (const ids of inside.values()) ids.forEach((id, i) => positions.set(id, gridPosition(i, ids.length)));
+  const { positions } = layoutForest(top, edges) ?? layoutLeftToRight(top, edges);
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  for (const [parent, ids] of inside) {
+    const p = byId.get(parent);
+    const withControls = Boolean(p && (p.toggle || p.page));
+    ids.forEach((id, i) => positions.set(id, gridPosition(i, ids.length, withControls)));
+  }
   for (const n of nodes) if (!positions.has(n.id)) positions.set(n.id, { x: 0, y: 0 });
   return { positions, sizes };
 }

@@ -16,8 +16,9 @@ export const NODE_SIZE: Record<NodeType, { width: number; height: number }> = {
   unmatched: { width: 220, height: 60 },
 };
 
-/** Room above a container's pods for its own title, histogram and controls. */
+/** Room above a container's pods for its own title, objects, histogram and, when it has them, controls. */
 export const CONTAINER_HEADER = 100;
+export const CONTAINER_HEADER_PLAIN = 78;
 const GAP = 8;
 const PAD = 10;
 
@@ -26,18 +27,18 @@ export function gridColumns(n: number): number {
 }
 
 /** A container's size with `n` pods in it; its plain size with none (collapsed). */
-export function containerSize(type: NodeType, n: number): { width: number; height: number } {
+export function containerSize(type: NodeType, n: number, controls = true): { width: number; height: number } {
   const base = NODE_SIZE[type];
   if (n === 0) return base;
   const cols = gridColumns(n);
   const rows = Math.ceil(n / cols);
   const pod = NODE_SIZE.pod;
-  return { width: Math.max(base.width, PAD * 2 + cols * pod.width + (cols - 1) * GAP), height: CONTAINER_HEADER + rows * pod.height + (rows - 1) * GAP + PAD };
+  return { width: Math.max(base.width, PAD * 2 + cols * pod.width + (cols - 1) * GAP), height: (controls ? CONTAINER_HEADER : CONTAINER_HEADER_PLAIN) + rows * pod.height + (rows - 1) * GAP + PAD };
 }
 
 /** Where the `i`-th of `n` pods sits in its container, relative to the container's top left. */
-export function gridPosition(i: number, n: number): { x: number; y: number } {
+export function gridPosition(i: number, n: number, controls = true): { x: number; y: number } {
   const cols = gridColumns(n);
   const pod = NODE_SIZE.pod;
-  return { x: PAD + (i % cols) * (pod.width + GAP), y: CONTAINER_HEADER + Math.floor(i / cols) * (pod.height + GAP) };
+  return { x: PAD + (i % cols) * (pod.width + GAP), y: (controls ? CONTAINER_HEADER : CONTAINER_HEADER_PLAIN) + Math.floor(i / cols) * (pod.height + GAP) };
 }

@@ -50,29 +50,62 @@ function report(violations: AxeViolation[]): string {
     .join('\n\n');
 }
 
+type Theme = 'light' | 'dark';
+
 /**
- * Temporary exclusions for parts of a page that another part of the product owns, each with the
- * rule and the element it covers, so that the rest of the page stays checked. Remove an entry once
- * its elements pass.
+ * Documented temporary exclusions for parts of a page that another part of the product owns: each
+ * names the rule, the theme(s) and a CSS selector that the offending elements match (checked on the
+ * element itself, in the page), so that everything else on the page stays checked and a new
+ * violation there still fails. Remove an entry once its elements pass.
  */
 interface Exclusion {
-  page: 'workload';
+  page: string;
   rule: string;
-  /** CSS selector of the elements the exclusion covers (matched against axe's target). */
+  themes: Theme[];
   selector: string;
   why: string;
 }
-const EXCLUSIONS: Exclusion[] = [];
+const EXCLUSIONS: Exclusion[] = [
+  {
+    page: 'workload',
+    rule: 'color-contrast',
+    themes: ['dark'],
+    // slate-500 text without a dark variant: 4.23:1 on slate-950 (needs 4.5:1); dark:text-slate-400 gives 7.5:1.
+    selector: 'main .text-slate-500:not([class*="dark:text-"])',
+    why: 'owned by the workload page (components/workload: Panels, UsagePanel, WorkloadDetail, PodUsageCells); fixed with its panels',
+  },
+  {
+    page: 'workload',
+    rule: 'label-content-name-mismatch',
+    themes: ['light', 'dark'],
+    // A pod node's aria-label does not contain its visible (shortened) label.
+    selector: '[data-testid="structure-graph"] .react-flow__node[role="button"]',
+    why: 'owned by the structure graph (components/graph/FlowGraph.tsx, nodeAriaLabel); fixed with its nodes',
+  },
+];
 
-function excluded(pageName: string, v: AxeViolation, n: AxeNode): boolean {
-  return EXCLUSIONS.some((e) => e.page === pageName && e.rule === v.id && n.target.some((t) => String(t).includes(e.selector)));
+/** The violations left once the exclusions for this page and theme are taken out. */
+async function withoutExclusions(page: Page, pageName: string, theme: Theme, violations: AxeViolation[]): Promise<AxeViolation[]> {
+  const out: AxeViolation[] = [];
+  for (const v of violations) {
+    const rules = EXCLUSIONS.filter((e) => e.page === pageName && e.rule === v.id && e.themes.includes(theme));
+    if (rules.length === 0) {
+      out.push(v);
+      continue;
+    }
+    const excluded = await page.evaluate(
+      ({ targets, selectors }) => targets.map((t) => selectors.some((sel) => document.querySelector(t)?.matches(sel) ?? false)),
+      { targets: v.nodes.map((n) => String(n.target[n.target.length - 1])), selectors: rules.map((e) => e.selector) },
+    );
+    const nodes = v.nodes.filter((_, i) => !excluded[i]);
+    if (nodes.length > 0) out.push({ ...v, nodes });
+  }
+  return out;
 }
 
-async function expectNoViolations(page: Page, pageName: string) {
+async function expectNoViolations(page: Page, pageName: string, theme: Theme) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const violations = (results.violations as AxeViolation[])
-    .map((v) => ({ ...v, nodes: v.nodes.filter((n) => !excluded(pageName, v, n)) }))
-    .filter((v) => v.nodes.length > 0);
+  const violations = await withoutExclusions(page, pageName, theme, results.violations as AxeViolation[]);
   // The whole answer next to the test's output, for whoever fixes what it found.
   if (violations.length > 0) {
     const file = test.info().outputPath('axe-violations.json');
@@ -82,11 +115,11 @@ async function expectNoViolations(page: Page, pageName: string) {
   expect(violations.map((v) => `${v.id}: ${v.nodes.length}`), `${pageName}: axe found violations\n\n${report(violations)}\n`).toEqual([]);
 }
 
-async function workloadPath(baseURL: string): Promise<string> {
+async function workloadPath(baseURL: string, name: string): Promise<string> {
   const { rows } = await apiRows(baseURL, `namespace=${NS}`);
-  const r = rows.find((x) => x.name === 'e2e-train');
-  if (!r) throw new Error('no row e2e-train');
-  return `/workloads/${encodeURIComponent(r.cluster)}/${NS}/JobSet.jobset.x-k8s.io/e2e-train`;
+  const r = rows.find((x) => x.name === name);
+  if (!r) throw new Error(`no row ${name}`);
+  return `/workloads/${encodeURIComponent(r.cluster)}/${NS}/JobSet.jobset.x-k8s.io/${name}`;
 }
 
 const PAGES: Array<{ name: string; path: (baseURL: string) => Promise<string>; settled(page: Page): Promise<void> }> = [
@@ -107,10 +140,19 @@ const PAGES: Array<{ name: string; path: (baseURL: string) => Promise<string>; s
   },
   {
     name: 'workload',
-    path: workloadPath,
+    path: (baseURL) => workloadPath(baseURL, 'e2e-train'),
     settled: async (page) => {
       await expect(page.getByTestId('workload-name')).toHaveText('e2e-train');
       await expect(page.getByTestId('structure-graph').locator('[data-node-type="pod"]').first()).toBeVisible();
+    },
+  },
+  {
+    // 1,001 pods: the pods list and the panels scroll.
+    name: 'workload, large',
+    path: (baseURL) => workloadPath(baseURL, 'e2e-wide'),
+    settled: async (page) => {
+      await expect(page.getByTestId('workload-name')).toHaveText('e2e-wide');
+      await expect(page.getByTestId('structure-graph')).toBeVisible();
     },
   },
   {
@@ -147,7 +189,7 @@ for (const theme of ['light', 'dark'] as const) {
       await p.settled(page);
       // Transitions and the graph's fit finish before axe reads colours.
       await page.waitForTimeout(500);
-      await expectNoViolations(page, p.name.split(',')[0]);
+      await expectNoViolations(page, p.name.split(',')[0], theme);
     });
   }
 }

@@ -91,7 +91,7 @@ test('the table shows utilization, GPU memory and idle GPUs; a dash without GPUs
   await expect(notebook.getByTestId('cell-util')).toHaveText('0%');
   await expect(notebook.getByTestId('cell-memory')).toHaveText(/^\d+(\.\d)?\/\d+(\.\d)?Gi$/);
   // Idle is highlighted, with since when.
-  await expect(notebook.getByTestId('cell-idle')).toHaveAttribute('aria-label', /^1 idle GPU for \d+/);
+  await expect(notebook.getByTestId('cell-idle')).toHaveAccessibleName(/^1 idle GPU for \d+/);
 
   await page.goto('/?q=jupyter-hub');
   const cpuOnly = rowByName(page, 'jupyter-hub');
@@ -151,7 +151,7 @@ test('the Util and Idle headers sort the rows, unknown last', async ({ page, bas
   await expect(page).toHaveURL(/sort=idle/);
   await expect(header.getByRole('columnheader', { name: 'Idle' })).toHaveAttribute('aria-sort', 'descending');
   // Most idle GPUs first: the first row is one with idle GPUs.
-  await expect(table(page).locator('[data-row-id]').first().getByTestId('cell-idle')).toHaveAttribute('aria-label', /idle GPU/);
+  await expect(table(page).locator('[data-row-id]').first().getByTestId('cell-idle')).toHaveAccessibleName(/idle GPU/);
 
   await header.getByRole('button', { name: 'Util', exact: true }).click();
   await expect(page).toHaveURL(/sort=utilization/);

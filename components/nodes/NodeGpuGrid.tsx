@@ -60,7 +60,7 @@ export function NodeGpuGrid({ node, usage, now }: { node: NodeSummary; usage: Cl
               </span>
             </span>
             <span className="tabular-nums text-slate-600 dark:text-slate-300">{formatMemory(g.memory)}</span>
-            <span className={`truncate ${g.pod ? '' : 'text-slate-400'}`}>{g.pod ? g.pod.slice(g.pod.indexOf('/') + 1) : 'free'}</span>
+            <span className={`truncate ${g.pod ? '' : 'text-slate-600 dark:text-slate-400'}`}>{g.pod ? g.pod.slice(g.pod.indexOf('/') + 1) : 'free'}</span>
           </li>
         );
       })}

@@ -11,7 +11,7 @@ import { ClusterUsageSummary } from '../usage/ClusterUsageSummary.tsx';
 import type { ClusterUsage } from '../../contract/index.ts';
 
 const input =
-  'h-8 rounded-md border border-slate-300 bg-white px-2 text-sm placeholder:text-slate-400 focus:border-sky-500 focus:outline-none focus:ring-2 focus:ring-sky-500/30 dark:border-slate-700 dark:bg-slate-900';
+  'h-8 rounded-md border border-slate-300 bg-white px-2 text-sm placeholder:text-slate-500 focus:border-sky-500 focus:outline-none focus:ring-2 focus:ring-sky-500/30 dark:border-slate-700 dark:bg-slate-900 dark:placeholder:text-slate-400';
 const n = (v: number | null) => (v === null ? 'unknown' : formatGpus(v));
 
 /** The filter lives in the URL (replaceState, as the table's view), so a link reproduces it. */

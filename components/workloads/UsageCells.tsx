@@ -72,8 +72,10 @@ export function IdleCell({ row, cluster, now }: { row: WorkloadRow; cluster?: Cl
   const since = idleForText(u.idleSince, now);
   const text = `${formatGpus(u.idle)} idle GPU${u.idle === 1 ? '' : 's'}${since ? ` ${since}` : ''}`;
   return (
-    <div role="gridcell" className="flex items-center justify-end gap-1 tabular-nums" title={`${text}${u.idleSince ? ` (since ${new Date(u.idleSince).toLocaleTimeString()})` : ''}`} aria-label={text} data-testid="cell-idle">
+    // Named by its content (the count, "idle GPUs" for screen readers, the time), so the name holds what is seen.
+    <div role="gridcell" className="flex items-center justify-end gap-1 tabular-nums" title={`${text}${u.idleSince ? ` (since ${new Date(u.idleSince).toLocaleTimeString()})` : ''}`} data-testid="cell-idle">
       <span className="rounded bg-amber-100 px-1 font-semibold text-amber-800 dark:bg-amber-950 dark:text-amber-300">{formatGpus(u.idle)}</span>
+      <span className="sr-only"> idle GPU{u.idle === 1 ? '' : 's'} </span>
       {since && <span className="truncate text-xs text-amber-700 dark:text-amber-400">{since}</span>}
     </div>
   );

@@ -289,8 +289,9 @@ export function WorkloadTable({ rows, sort, order, onSort, onOpen: open, now, re
       el.scrollTop = restoreFocus.scrollTop;
       reveal(i);
       setScrollTop(el.scrollTop);
-      setActiveId(restoreFocus.id);
+      // Focus first: the grid's focus handler picks a row when none is active, and this one must win.
       el.focus({ preventScroll: true });
+      setActiveId(restoreFocus.id);
     }
     onFocusRestored?.();
   }, [restoreFocus, rows.length, indexById, reveal, onFocusRestored]);

@@ -12,8 +12,15 @@ test('pods the scheduler cannot place: count, reason and the scheduler message',
 
 test('a gang waiting: the PodGroup and how far it is', () => {
   const gang = { name: 'pg-x', scheduled: 3, minMember: 8 };
-  assert.equal(whyShort({ kind: 'unschedulable', reason: 'Unschedulable', message: 'x', pods: 5, otherPods: 0, gang }), 'waiting for its gang pg-x: 3 of 8 scheduled');
-  assert.equal(whyShort({ kind: 'gated', reason: 'SchedulingGated', message: '', pods: 5, otherPods: 1, gang: { ...gang, minMember: null } }), 'waiting for its gang pg-x: 3 scheduled (+1 pod for other reasons)');
+  assert.equal(whyShort({ kind: 'gated', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates', pods: 5, otherPods: 0, gang }), 'waiting for its gang pg-x: 3 of 8 scheduled');
+  assert.equal(whyShort({ kind: 'unscheduled', reason: 'Pending', message: '', pods: 5, otherPods: 1, gang: { ...gang, minMember: null } }), 'waiting for its gang pg-x: 3 scheduled (+1 pod for other reasons)');
+});
+
+test('unschedulable members of a gang: the scheduler message first, then the gang', () => {
+  assert.equal(
+    whyShort({ kind: 'unschedulable', reason: 'Unschedulable', message: '0/6 nodes are available: 6 Insufficient nvidia.com/gpu.', pods: 1, otherPods: 0, gang: { name: 'pg-w', scheduled: 0, minMember: 1 } }),
+    '1 pod Unschedulable: 0/6 nodes are available: 6 Insufficient nvidia.com/gpu.; its gang pg-w: 0 of 1 scheduled',
+  );
 });
 
 test('no why, no text; an empty message is left out; a long one is cut at a word', () => {

@@ -1,7 +1,9 @@
 /**
  * The short form of a row's "why" (contract/row.ts RowWhy) for the status cell's tooltip and
  * accessible description: "2 pods Unschedulable: 0/14 nodes are available: 8 Insufficient
- * nvidia.com/gpu", or for pods waiting as a gang "waiting for its gang pg-x: 3 of 8 scheduled".
+ * nvidia.com/gpu", or for pods waiting as a gang "waiting for its gang pg-x: 3 of 8 scheduled" (after
+ * the scheduler's message when the scheduler has one: a gang of one that does not fit waits for GPUs,
+ * not for its gang).
  * Pure.
  */
 import type { RowWhy } from '../../contract/index.ts';
@@ -21,11 +23,15 @@ function shorten(s: string, max: number): string {
 export function whyShort(why: RowWhy | null | undefined): string | null {
   if (!why) return null;
   const others = why.otherPods > 0 ? ` (+${why.otherPods} ${why.otherPods === 1 ? 'pod' : 'pods'} for other reasons)` : '';
-  if (why.gang) {
-    const { name, scheduled, minMember } = why.gang;
-    return `waiting for its gang ${name}: ${minMember !== null ? `${scheduled} of ${minMember}` : scheduled} scheduled${others}`;
-  }
   const who = `${why.pods} ${why.pods === 1 ? 'pod' : 'pods'} ${why.reason}`;
   const message = why.message.trim() ? `: ${shorten(why.message, WHY_MESSAGE_MAX)}` : '';
+  if (why.gang) {
+    const { name, scheduled, minMember } = why.gang;
+    const gang = `${minMember !== null ? `${scheduled} of ${minMember}` : scheduled} scheduled`;
+    // Gated or not yet looked at: the gang is the reason. Unschedulable: the scheduler's message is,
+    // and the gang's progress follows it.
+    if (why.kind !== 'unschedulable' || !message) return `waiting for its gang ${name}: ${gang}${others}`;
+    return `${who}${message}; its gang ${name}: ${gang}${others}`;
+  }
   return `${who}${message}${others}`;
 }

@@ -48,7 +48,7 @@ test('a pending workload says why, in the scheduler\'s words, on the page, in th
   await expect(page.getByTestId('workload-why')).toContainText(/1 pod Unschedulable: 0\/\d+ nodes are available: .*Insufficient nvidia\.com\/gpu/);
   await expect(page.getByTestId('role-why')).toContainText('1 Unschedulable');
   // The timeline: FailedScheduling as a warning.
-  const warning = page.locator('#panel-events').locator('[data-testid="event"][data-type="Warning"]', { hasText: 'FailedScheduling' });
+  const warning = page.getByRole('region', { name: /^Events/ }).locator('[data-testid="event"][data-type="Warning"]', { hasText: 'FailedScheduling' });
   await expect(warning.first()).toBeVisible({ timeout: 20_000 });
   await page.getByTestId('pod-open').first().click();
   const panel = page.getByTestId('pod-panel');

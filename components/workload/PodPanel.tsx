@@ -141,13 +141,7 @@ function Overview({ d, now }: { d: PodDetail; now: number }) {
         </h3>
         <table className="w-full text-xs" data-testid="pod-containers">
           <thead>
-            <tr className="text-left text-slate-600 dark:text-slate-300">
-              <th className="whitespace-nowrap px-1 py-0.5 font-medium">Name</th>
-              <th className="whitespace-nowrap px-1 py-0.5 font-medium">State</th>
-              <th className="whitespace-nowrap px-1 py-0.5 font-medium">Last termination</th>
-              <th className="whitespace-nowrap px-1 py-0.5 text-right font-medium">Restarts</th>
-              <th className="whitespace-nowrap px-1 py-0.5 font-medium">GPUs</th>
-            </tr>
+            <HeaderRow names={['Name', 'State', 'Last termination', 'Restarts', 'GPUs']} right={['Restarts']} />
           </thead>
           <tbody>
             {d.containers.map((c) => (
@@ -165,11 +159,7 @@ function Overview({ d, now }: { d: PodDetail; now: number }) {
         ) : (
           <table className="w-full text-xs" data-testid="pod-conditions">
             <thead>
-              <tr className="text-left text-slate-600 dark:text-slate-300">
-                <th className="whitespace-nowrap px-1 py-0.5 font-medium">Type</th>
-                <th className="whitespace-nowrap px-1 py-0.5 font-medium">Status</th>
-                <th className="px-1 py-0.5 font-medium">Reason and message</th>
-              </tr>
+              <HeaderRow names={['Type', 'Status', 'Reason and message']} />
             </thead>
             <tbody>
               {d.conditions.map((c) => (
@@ -187,6 +177,19 @@ function Overview({ d, now }: { d: PodDetail; now: number }) {
         )}
       </section>
     </div>
+  );
+}
+
+/** A table's header: names that never wrap (a narrow column must not read "STATU S"). */
+function HeaderRow({ names, right = [] }: { names: readonly string[]; right?: readonly string[] }) {
+  return (
+    <tr className="text-left text-slate-600 dark:text-slate-300">
+      {names.map((n) => (
+        <th key={n} className={`whitespace-nowrap px-1 py-0.5 font-medium ${right.includes(n) ? 'text-right' : ''}`}>
+          {n}
+        </th>
+      ))}
+    </tr>
   );
 }
 

@@ -141,12 +141,12 @@ export async function getJson<T>(kc: KubeConfig, path: string, signal?: AbortSig
 }
 
 /**
- * Streams newline-delimited JSON (a watch). Resolves when the stream ends; rejects on a non-2xx
- * answer or a transport error. `onOpen` is called once the server has accepted the watch (2xx),
- * `onLine` with each parsed line.
+ * A streamed GET: `onData` gets the body's text as it arrives (it may end the stream with `fail`).
+ * Resolves when the server ends it or `signal` aborts; rejects with the server's Status on a non-2xx
+ * answer (its body read first) or on a transport error.
  */
-export async function streamLines(kc: KubeConfig, path: string, onLine: (value: unknown) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
-  const { url, opts } = await requestOptions(kc, 'GET', path, { accept: 'application/json' });
+async function streamBody(kc: KubeConfig, path: string, accept: string, signal: AbortSignal, onData: (chunk: string, fail: (e: Error) => void) => void, onOpen?: () => void): Promise<void> {
+  const { url, opts } = await requestOptions(kc, 'GET', path, { accept });
   const lib = url.protocol === 'http:' ? http : https;
   await new Promise<void>((resolve, reject) => {
     const req = lib.request(url, { ...opts, signal }, (res) => {
@@ -161,26 +161,11 @@ export async function streamLines(kc: KubeConfig, path: string, onLine: (value: 
         return;
       }
       onOpen?.();
-      let buf = '';
+      const fail = (e: Error) => req.destroy(e);
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl).trim();
-          buf = buf.slice(nl + 1);
-          if (line) {
-            try {
-              onLine(JSON.parse(line));
-            } catch (e) {
-              req.destroy(e instanceof Error ? e : new Error(String(e)));
-              return;
-            }
-          }
-        }
-      });
+      res.on('data', (chunk: string) => onData(chunk, fail));
       res.on('end', () => resolve());
-      res.on('error', reject);
+      res.on('error', (e) => (signal.aborted ? resolve() : reject(e)));
       res.on('aborted', () => resolve());
     });
     req.on('error', (e) => {
@@ -192,35 +177,37 @@ export async function streamLines(kc: KubeConfig, path: string, onLine: (value: 
 }
 
 /**
- * Streams a text body (a container's log, `follow=true`) chunk by chunk as it arrives. Resolves
- * when the server ends it or `signal` aborts; rejects with the server's Status on a non-2xx answer.
+ * Streams newline-delimited JSON (a watch). Resolves when the stream ends; rejects on a non-2xx
+ * answer or a transport error (a line that is not JSON too). `onOpen` is called once the server has
+ * accepted the watch (2xx), `onLine` with each parsed line.
  */
-export async function streamText(kc: KubeConfig, path: string, onChunk: (text: string) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
-  const { url, opts } = await requestOptions(kc, 'GET', path, { accept: 'text/plain, */*' });
-  const lib = url.protocol === 'http:' ? http : https;
-  await new Promise<void>((resolve, reject) => {
-    const req = lib.request(url, { ...opts, signal }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (status < 200 || status >= 300) {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const d = describeStatus(status, Buffer.concat(chunks).toString('utf8'));
-          reject(new ApiError(status, d.reason, d.message, retryAfter(res.headers)));
-        });
-        return;
+export function streamLines(kc: KubeConfig, path: string, onLine: (value: unknown) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
+  let buf = '';
+  return streamBody(
+    kc,
+    path,
+    'application/json',
+    signal,
+    (chunk, fail) => {
+      buf += chunk;
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl).trim();
+        buf = buf.slice(nl + 1);
+        if (!line) continue;
+        try {
+          onLine(JSON.parse(line));
+        } catch (e) {
+          fail(e instanceof Error ? e : new Error(String(e)));
+          return;
+        }
       }
-      onOpen?.();
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => onChunk(chunk));
-      res.on('end', () => resolve());
-      res.on('error', (e) => (signal.aborted ? resolve() : reject(e)));
-      res.on('aborted', () => resolve());
-    });
-    req.on('error', (e) => {
-      if (signal.aborted) resolve();
-      else reject(e instanceof ApiError ? e : new ApiError(0, 'Unreachable', `${url.host}: ${e.message}`));
-    });
-    req.end();
-  });
+    },
+    onOpen,
+  );
+}
+
+/** Streams a text body (a container's log, `follow=true`) chunk by chunk as it arrives. */
+export function streamText(kc: KubeConfig, path: string, onChunk: (text: string) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
+  return streamBody(kc, path, 'text/plain, */*', signal, (chunk) => onChunk(chunk), onOpen);
 }

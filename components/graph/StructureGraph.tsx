@@ -37,6 +37,12 @@ export function StructureGraph({ tree, status, usage, onSelectPod, selectedPod =
     setLastSelected(selectedPod);
     setReveal(selectedPod);
   }
+  // A search found the pod and was cleared: the pod stays in view, on its page of the full list.
+  const [lastQuery, setLastQuery] = useState(query);
+  if (query !== lastQuery) {
+    setLastQuery(query);
+    if (query.trim() === '' && selectedPod) setReveal(selectedPod);
+  }
   const model = useMemo(() => buildGraph(tree, status, { expanded, pages, usage, search: query, selectedPod, reveal }), [tree, status, expanded, pages, usage, query, selectedPod, reveal]);
   useEffect(() => {
     if (reveal === null) return;

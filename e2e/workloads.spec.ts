@@ -144,6 +144,7 @@ test('a negative GPU bound is shown invalid and not applied; min above max says 
   await expect(max).toHaveAccessibleDescription(/Maximum GPUs: -3 is below 0, so it is not applied \(8 is still in use\)/);
   await expect(page.getByTestId('filter-problems')).toHaveText('Maximum GPUs: -3 is below 0, so it is not applied (8 is still in use).');
   await expect(page).toHaveURL(/maxGpus=8/);
+  await page.screenshot({ path: test.info().outputPath('invalid-max.png') });
   await max.fill('4');
   await expect(max).toHaveAttribute('aria-invalid', 'false');
   await expect(page.getByTestId('filter-problems')).toHaveCount(0);
@@ -155,6 +156,7 @@ test('a negative GPU bound is shown invalid and not applied; min above max says 
   await expect(page.getByLabel('Minimum GPUs')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByTestId('table-placeholder')).toContainText('This range is empty');
   await expect(page.getByTestId('table-placeholder')).toContainText('the minimum 10 is above the maximum 4');
+  await page.screenshot({ path: test.info().outputPath('empty-range.png') });
 });
 
 test('Back undoes a filter, one typed word at a time, and never leaves the app', async ({ page }) => {
@@ -248,6 +250,7 @@ test('a completed Job shows its pods as done, not as not ready; a pending one sa
     await expect(doneRow.getByTestId('cell-pods')).toHaveText('4 done');
     await expect(doneRow.getByTestId('cell-pods')).toHaveAttribute('title', '0 ready of 4 pods, 4 finished successfully');
     await expect(doneRow.getByTestId('cell-pods').locator('.text-amber-800')).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('done-and-pending.png') });
 
     const status = rowByName(page, pending).getByRole('gridcell').nth(4);
     await expect(status).toHaveAccessibleDescription(/^1 pod Unschedulable: 0\/\d+ nodes are available: /);
@@ -324,6 +327,7 @@ test('a dropped stream shows "reconnecting" and then recovers to the server stat
     await expect(indicator).toHaveText(/reconnecting/i);
     // What is shown is not live any more: dimmed, and said so.
     await expect(page.getByTestId('view-stale')).toContainText('Not live: the connection to the server was lost');
+    await page.screenshot({ path: test.info().outputPath('stale.png') });
     await expect(table(page)).toHaveAttribute('data-stale', 'true');
     await expect(table(page)).toHaveAccessibleDescription(/Not live/);
     await page.screenshot({ path: test.info().outputPath('reconnecting.png') });

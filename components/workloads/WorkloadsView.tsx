@@ -15,6 +15,7 @@ import type { Facets } from './FilterBar.tsx';
 import { formatGpus } from '../../lib/format/gpus.ts';
 import { clearFilters, encodeQuery as encodeView, facetCounts, hasFilters, parseQuery, runQuery, toggleSort, type SortKey } from '../../lib/rows/index.ts';
 import { takeTableFocus, type FocusMemory } from './last-view.ts';
+import { donePods } from './pods-text.ts';
 import { rangeConflict } from './range-input.ts';
 import { ROW_HEIGHT, WorkloadTable } from './WorkloadTable.tsx';
 import { workloadHref } from './workload-href.ts';
@@ -141,6 +142,8 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
   }
 
   const t = derived.totals;
+  // Finished pods are done, not "not ready": ready counts against the pods still running.
+  const done = useMemo(() => donePods(derived.rows), [derived.rows]);
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-3">
       <Notices notices={notices} />
@@ -180,7 +183,7 @@ export function WorkloadsView({ initialQuery }: { initialQuery: string }) {
           <UnknownCount n={t.desiredUnknown} testId="total-desired-unknown" why="Workloads no definition describes (or with a replica count the API server would refuse): what they ask for is unknown, so it is not in this sum" />
         </span>
         <span className="text-slate-500 dark:text-slate-400">
-          pods {t.podsReady}/{t.podsTotal} ready{t.podsUnknown > 0 ? ` (+ ${t.podsUnknown} workloads whose pods cannot be read)` : ''}
+          pods {t.podsReady}/{t.podsTotal - done} ready{done > 0 ? ` · ${done} done` : ''}{t.podsUnknown > 0 ? ` (+ ${t.podsUnknown} workloads whose pods cannot be read)` : ''}
         </span>
         {live.hasSnapshot && <UtilizationTotals totals={t} />}
         <CapacityTotals clusters={view.cluster} />

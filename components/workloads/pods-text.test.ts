@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { podsText } from './pods-text.ts';
+import type { WorkloadRow } from '../../contract/index.ts';
+import { makeRow } from '../../lib/rows/test-rows.ts';
+import { donePods, podsText } from './pods-text.ts';
 
 test('a completed Job: every pod done, neutral, no ready count', () => {
   const t = podsText({ ready: 0, total: 4, done: 4 });
@@ -23,4 +25,10 @@ test('without done pods it is ready/total as before, warning when some are not r
   assert.equal(podsText({ ready: 2, total: 3 }).warn, true);
   assert.deepEqual(podsText({ ready: 0, total: 0 }), { ready: { ready: 0, of: 0 }, done: 0, warn: false, title: '0 ready of 0 pods' });
   assert.equal(podsText({ ready: 0, total: 1 }).title, '0 ready of 1 pod');
+});
+
+test('done pods add up over the rows whose pods can be read', () => {
+  const row = (pods: WorkloadRow['pods']) => ({ ...makeRow(), pods });
+  assert.equal(donePods([row({ ready: 0, total: 4, done: 4 }), row({ ready: 2, total: 3 }), row({ ready: 0, total: 0, done: 2, unknown: true }), row({ ready: 1, total: 3, done: 1 })]), 5);
+  assert.equal(donePods([]), 0);
 });

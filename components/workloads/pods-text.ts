@@ -26,3 +26,10 @@ export function podsText(pods: WorkloadRow['pods']): PodsText {
   if (done > 0) parts.push(`${done} finished successfully`);
   return { ready, done, warn: pods.ready < active, title: parts.join(', ') };
 }
+
+/** Finished pods over rows whose pods can be read (the totals strip's "· N done", beside ready of the rest). */
+export function donePods(rows: readonly WorkloadRow[]): number {
+  let n = 0;
+  for (const r of rows) if (!r.pods.unknown) n += r.pods.done ?? 0;
+  return n;
+}

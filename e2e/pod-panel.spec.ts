@@ -1,6 +1,7 @@
 import { expect, test } from './fixtures.ts';
 import { NS, apiRows, seed } from './seed.ts';
 import { createJobSet, hooks } from './sim.ts';
+import { startProxy } from './tcp-proxy.ts';
 
 const PENDING = 'e2e-toolarge';
 
@@ -58,4 +59,21 @@ test('a pending workload says why, in the scheduler\'s words, on the page, in th
   await expect(panel.getByTestId('event').filter({ hasText: 'FailedScheduling' }).first()).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('pod-panel')).toHaveCount(0);
+});
+
+test('the workload page dims what it shows while the stream is down, says so, and recovers', async ({ page, baseURL }) => {
+  const proxy = await startProxy(new URL(baseURL!), Number(process.env.WMAP_E2E_PROXY_PORT));
+  try {
+    await page.goto(`${proxy.url}${await pageOf(baseURL!, 'e2e-train')}`);
+    await expect(page.getByTestId('workload-name')).toHaveText('e2e-train');
+    await expect(page.getByTestId('workload-body')).not.toHaveAttribute('data-stale', 'true');
+    proxy.drop({ refuse: true });
+    await expect(page.getByTestId('workload-stale')).toContainText('Not live: the connection to the server was lost', { timeout: 20_000 });
+    await expect(page.getByTestId('workload-body')).toHaveAttribute('data-stale', 'true');
+    proxy.restore();
+    await expect(page.getByTestId('workload-stale')).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.getByTestId('workload-body')).not.toHaveAttribute('data-stale', 'true');
+  } finally {
+    await proxy.close();
+  }
 });

@@ -37,15 +37,15 @@ export function OwnershipPanel({ detail }: { detail: WorkloadDetail }) {
         <ul className="mt-2 max-h-[420px] overflow-auto font-mono text-xs" data-testid="ownership-tree">
           {lines.map((l) => (
             <li key={l.object.uid} style={{ paddingLeft: `${l.depth * 1.25}rem` }} className="flex gap-2 py-0.5">
-              <span className="text-slate-500">{l.object.kind}</span>
+              <span className="text-slate-600 dark:text-slate-400">{l.object.kind}</span>
               <span>{l.object.name}</span>
               {l.object.pod ? (
-                <span className="text-slate-500">
+                <span className="text-slate-600 dark:text-slate-400">
                   {l.object.pod.phase}
                   {l.object.pod.node ? ` on ${l.object.pod.node}` : ''}
                 </span>
               ) : (
-                <span className="text-slate-500">{l.pods} pods</span>
+                <span className="text-slate-600 dark:text-slate-400">{l.pods} pods</span>
               )}
               {l.gpus > 0 && <span className="font-semibold">{formatGpus(l.gpus)} GPUs</span>}
             </li>

@@ -32,9 +32,9 @@ export function StatusPanel({ tree }: { tree: WorkloadTree }) {
   return (
     <Panel title="Status" id="panel-status">
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
-        <dt className="text-slate-500">Matched</dt>
+        <dt className="text-slate-600 dark:text-slate-400">Matched</dt>
         <dd>{s.matched.join(', ')}</dd>
-        <dt className="text-slate-500">Native phase</dt>
+        <dt className="text-slate-600 dark:text-slate-400">Native phase</dt>
         <dd>{s.phase || '—'}</dd>
       </dl>
       {s.conditions.length > 0 ? (
@@ -61,7 +61,7 @@ export function StatusPanel({ tree }: { tree: WorkloadTree }) {
           </tbody>
         </table>
       ) : (
-        <p className="mt-2 text-slate-500">No conditions reported.</p>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">No conditions reported.</p>
       )}
       <ProblemList items={tree.errors} label="Errors" tone="rounded bg-red-50 px-2 py-1 text-xs text-red-800 dark:bg-red-950 dark:text-red-200" />
       <ProblemList items={tree.warnings} label="Warnings" tone="rounded border border-amber-200 bg-amber-50 px-2 py-1 text-xs text-amber-900 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-200" prefix="warning" />
@@ -90,7 +90,7 @@ export function GpuPanel({ tree }: { tree: WorkloadTree }) {
   return (
     <Panel title="GPUs" id="panel-gpus">
       {rows.length === 0 ? (
-        <p className="text-slate-500">This workload asks for no GPUs.</p>
+        <p className="text-slate-600 dark:text-slate-400">This workload asks for no GPUs.</p>
       ) : (
         <table className="w-full tabular-nums" data-testid="gpu-table">
           <thead>
@@ -106,7 +106,7 @@ export function GpuPanel({ tree }: { tree: WorkloadTree }) {
               <tr key={r.resource} className="border-t border-slate-100 dark:border-slate-800">
                 <td className={td} title={r.resource}>
                   {r.label}
-                  {r.mig && <span className="ml-1 text-xs text-slate-500">({r.resource})</span>}
+                  {r.mig && <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">({r.resource})</span>}
                 </td>
                 <td className={`${td} text-right`}>{formatGpus(r.desired)}</td>
                 <td className={`${td} text-right`}>{formatGpus(r.requested)}</td>
@@ -141,9 +141,9 @@ export function RolesPanel({ tree }: { tree: WorkloadTree }) {
   return (
     <Panel title="Roles" id="panel-roles" actions={toggle}>
       {all.length === 0 ? (
-        <p className="text-slate-500">The definition names no pod-bearing roles.</p>
+        <p className="text-slate-600 dark:text-slate-400">The definition names no pod-bearing roles.</p>
       ) : rows.length === 0 ? (
-        <p className="text-slate-500">No role has pods or asks for any.</p>
+        <p className="text-slate-600 dark:text-slate-400">No role has pods or asks for any.</p>
       ) : (
         <table className="w-full tabular-nums" data-testid="roles-table">
           <thead>
@@ -206,7 +206,7 @@ export function PodsPanel({ tree, usage, onSelectPod }: { tree: WorkloadTree; us
   return (
     <Panel title={`Pods (${tree.pods.length}${tree.unmatchedPods.length ? ` + ${tree.unmatchedPods.length} unmatched` : ''})`} id="panel-pods">
       {rows.length === 0 ? (
-        <p className="text-slate-500">No pods yet.</p>
+        <p className="text-slate-600 dark:text-slate-400">No pods yet.</p>
       ) : (
         <WindowedList
           label="Pods"
@@ -343,7 +343,7 @@ export function GangPanel({ tree }: { tree: WorkloadTree }) {
   return (
     <Panel title="Gang scheduling preview" id="panel-gang">
       {rows.length === 0 ? (
-        <p className="text-slate-500">The definition gives no gang-scheduling instructions for this workload.</p>
+        <p className="text-slate-600 dark:text-slate-400">The definition gives no gang-scheduling instructions for this workload.</p>
       ) : !summary.collapsed ? (
         <ul className="flex flex-col gap-2" data-testid="gang">
           {rows.map((r) => (
@@ -378,7 +378,7 @@ export function DefinitionPanel({ definition, cluster }: { definition: { name: s
         <Link href={definitionHref({ ...definition, cluster: definition.source === 'cluster' ? cluster : null })} className="font-mono text-sky-700 hover:underline dark:text-sky-400">
           {definition.name}
         </Link>{' '}
-        <span className="text-slate-500">({definition.source})</span>
+        <span className="text-slate-600 dark:text-slate-400">({definition.source})</span>
       </p>
     </Panel>
   );

@@ -41,7 +41,7 @@ export function PodUsageCells({ entry, source, now }: { entry: WorkloadUsage['po
             idle{since ? ` ${since.replace(/^for /, '')}` : ''}
           </span>
         ) : (
-          <span className="text-slate-500">no</span>
+          <span className="text-slate-600 dark:text-slate-400">no</span>
         )}
       </div>
     </>

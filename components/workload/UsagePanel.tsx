@@ -19,7 +19,7 @@ const td = 'px-2 py-1';
 /** `4 idle for 45m`, `0`, or `n/a` while the idle state is not known. */
 function IdleText({ f, now }: { f: UsageFigures; now: number }) {
   if (f.idle === null) return <span className="text-slate-400" title="Not known yet: a GPU is idle once it stays below the idle threshold for the whole idle window">n/a</span>;
-  if (f.idle === 0) return <span className="text-slate-500">0</span>;
+  if (f.idle === 0) return <span className="text-slate-600 dark:text-slate-400">0</span>;
   const since = idleForText(f.idleSince, now);
   return (
     <span className="font-semibold text-amber-700 dark:text-amber-400" data-testid="idle-gpus">
@@ -43,7 +43,7 @@ function FiguresRow({ label, f, source, now, indent = false }: { label: string; 
       <td className={`${td} text-right tabular-nums`}>
         <IdleText f={f} now={now} />
       </td>
-      <td className={`${td} text-right tabular-nums text-slate-500`}>
+      <td className={`${td} text-right tabular-nums text-slate-600 dark:text-slate-400`}>
         {f.pods.withMetrics} / {f.pods.gpu}
       </td>
     </tr>
@@ -78,9 +78,9 @@ function RolesUsageTable({ tree, usage, now }: { tree: WorkloadTree; usage: Work
 function HistorySection({ api, usage }: { api: string; usage: WorkloadUsage }) {
   const q = useUsageHistory(api, true, usage.history);
   let body: ReactNode;
-  if (q.isPending) body = <p className="text-slate-500">{usage.history ? 'Loading the last hour…' : ' '}</p>;
+  if (q.isPending) body = <p className="text-slate-600 dark:text-slate-400">{usage.history ? 'Loading the last hour…' : ' '}</p>;
   else if (q.isError) body = <p role="status" className="text-amber-700 dark:text-amber-400">History unavailable: {q.error.message}</p>;
-  else if (!q.data.available) body = <p className="text-slate-500" data-testid="usage-history-reason">History unavailable: {q.data.reason ?? 'the cluster keeps none'}.</p>;
+  else if (!q.data.available) body = <p className="text-slate-600 dark:text-slate-400" data-testid="usage-history-reason">History unavailable: {q.data.reason ?? 'the cluster keeps none'}.</p>;
   else body = <UsageHistoryChart history={q.data} idleThresholdPercent={usage.idle.thresholdPercent} />;
   return (
     <section aria-label="Utilization over the last hour" className="flex flex-col gap-1">
@@ -111,7 +111,7 @@ export function UsagePanel({ tree, usage, api }: { tree: WorkloadTree; usage: Wo
   if (!usage) {
     return (
       <Panel title="Utilization" id="panel-usage">
-        <p className="text-slate-500" data-testid="usage-none">
+        <p className="text-slate-600 dark:text-slate-400" data-testid="usage-none">
           This workload holds no allocated GPUs: there is no utilization to show.
         </p>
       </Panel>
@@ -125,27 +125,27 @@ export function UsagePanel({ tree, usage, api }: { tree: WorkloadTree; usage: Wo
         {cluster ? <ClusterUsageSummary usage={cluster} now={now} /> : <DetailSource usage={usage} now={now} />}
         <dl className="grid grid-cols-2 gap-x-6 gap-y-1 sm:grid-cols-5" data-testid="workload-usage">
           <div className="flex flex-col">
-            <dt className="text-xs text-slate-500">Utilization</dt>
+            <dt className="text-xs text-slate-600 dark:text-slate-400">Utilization</dt>
             <dd className="w-32 text-base font-semibold">
               <UtilBar utilization={w.utilization} naTitle={why} label="Workload utilization" title={w.utilization === null ? undefined : `${formatPercent(w.utilization)} average over the GPUs with readings`} />
             </dd>
           </div>
           <div className="flex flex-col">
-            <dt className="text-xs text-slate-500">GPUs used / allocated</dt>
+            <dt className="text-xs text-slate-600 dark:text-slate-400">GPUs used / allocated</dt>
             <dd className="tabular-nums">{usedOfText(w, formatGpus)}</dd>
           </div>
           <div className="flex flex-col">
-            <dt className="text-xs text-slate-500">GPU memory</dt>
+            <dt className="text-xs text-slate-600 dark:text-slate-400">GPU memory</dt>
             <dd className="tabular-nums">{w.memory ? formatMemory(w.memory) : <span className="text-slate-400" title={why}>n/a</span>}</dd>
           </div>
           <div className="flex flex-col">
-            <dt className="text-xs text-slate-500">Idle GPUs</dt>
+            <dt className="text-xs text-slate-600 dark:text-slate-400">Idle GPUs</dt>
             <dd className="tabular-nums">
               <IdleText f={w} now={now} />
             </dd>
           </div>
           <div className="flex flex-col">
-            <dt className="text-xs text-slate-500">GPU pods measured</dt>
+            <dt className="text-xs text-slate-600 dark:text-slate-400">GPU pods measured</dt>
             <dd className="tabular-nums">
               {w.pods.withMetrics} of {w.pods.gpu}
             </dd>

@@ -9,7 +9,8 @@ import { stringify } from 'yaml';
 import type { WorkloadDetail as WorkloadDetailPayload, WorkloadRow } from '../../contract/index.ts';
 import { StructureGraph } from '../graph/StructureGraph.tsx';
 import { clockTime } from '../live/connection-label.ts';
-import { useLiveRow } from '../live/LiveProvider.tsx';
+import { useConnection, useLiveRow } from '../live/LiveProvider.tsx';
+import { viewFreshness } from '../live/view-freshness.ts';
 import { KindIcon } from '../ui/KindIcon.tsx';
 import { StatusBadge } from '../ui/StatusBadge.tsx';
 import { humanAge } from '../../lib/format/duration.ts';
@@ -71,6 +72,8 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
   });
   // The live row is the one the server resolved (a link may name a bare kind; the row id has its group).
   const { row, hasSnapshot } = useLiveRow(query.data?.row.id ?? id);
+  const connection = useConnection();
+  const freshness = viewFreshness(connection.state, connection.hasSnapshot);
   // The open pod panel is part of the URL: a link to it works, and Back closes it.
   const router = useRouter();
   const pathname = usePathname();
@@ -152,6 +155,8 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
   if (!data) return null;
   const shown = row ?? data.row;
   const tree = data.tree;
+  // Out of date as a whole (no live stream, or kinds it is built from cannot be read): dimmed, and said.
+  const staleText = freshness.stale ? freshness.text : shown.stale ? `Possibly out of date since ${clockTime(Date.parse(shown.stale.since))}: ${shown.stale.reason}.` : null;
 
   return (
     <div className="flex flex-col gap-3">
@@ -199,14 +204,20 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
           This workload was deleted at {clockTime(goneAt)}. Showing its last known state.
         </p>
       )}
+      {staleText && (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200" data-testid="workload-stale">
+          {staleText}
+        </p>
+      )}
       {query.isError && data && (
         <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
           Could not refresh: {query.error.message}. Showing the last loaded state.
         </p>
       )}
+      <div className={`flex flex-col gap-3 ${staleText ? 'opacity-60' : ''}`} data-stale={staleText ? 'true' : undefined} data-testid="workload-body">
       <div className="grid gap-3 lg:grid-cols-[minmax(0,1fr)_380px]">
         <Panel title="Structure" id="panel-structure" actions={
-            <span className="text-xs text-slate-500">
+            <span className="text-xs text-slate-600 dark:text-slate-400">
               {tree.pods.length} pods{tree.unmatchedPods.length ? ` + ${tree.unmatchedPods.length} unmatched` : ''}
             </span>
           }>
@@ -234,6 +245,7 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
           </pre>
         </details>
       </Panel>
+      </div>
       {selectedPod && (
         <PodPanel
           key={selectedPod}

@@ -20,11 +20,12 @@ function shorten(s: string, max: number): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
 }
 
-export function whyShort(why: RowWhy | null | undefined): string | null {
+/** `maxMessage`: how much of the cluster's message to keep (the workload page keeps all of it). */
+export function whyShort(why: RowWhy | null | undefined, maxMessage = WHY_MESSAGE_MAX): string | null {
   if (!why) return null;
   const others = why.otherPods > 0 ? ` (+${why.otherPods} ${why.otherPods === 1 ? 'pod' : 'pods'} for other reasons)` : '';
   const who = `${why.pods} ${why.pods === 1 ? 'pod' : 'pods'} ${why.reason}`;
-  const message = why.message.trim() ? `: ${shorten(why.message, WHY_MESSAGE_MAX)}` : '';
+  const message = why.message.trim() ? `: ${shorten(why.message, maxMessage)}` : '';
   if (why.gang) {
     const { name, scheduled, minMember } = why.gang;
     const gang = `${minMember !== null ? `${scheduled} of ${minMember}` : scheduled} scheduled`;

@@ -43,3 +43,10 @@ test('a reason with newlines (a condition message ending in one) stays on its ro
   assert.match(lines[1], /BackoffLimitExceeded: Job has reached the specified backoff limit/);
   assert.ok(!/\s$/.test(lines[1].split('   ').find((c) => c.startsWith('Backoff')) ?? ''));
 });
+
+test('finished pods are done, not not-ready: 4 done, 2/2 +2 done', () => {
+  const pods = (ready: number, total: number, done?: number) => columnsFor({ wide: false, oneNamespace: true, oneCluster: true }).find((c) => c.key === 'pods')!.text({ ...makeRow({ ready, total }), pods: { ready, total, ...(done ? { done } : {}) } }, NOW);
+  assert.equal(pods(0, 4, 4), '4 done');
+  assert.equal(pods(2, 4, 2), '2/2 +2 done');
+  assert.equal(pods(3, 4), '3/4');
+});

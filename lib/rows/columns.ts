@@ -75,7 +75,7 @@ export const ROW_COLUMNS: readonly RowColumn[] = [
     align: 'right',
     text: (r, now) => (r.usage ? formatIdle(r.usage.idle, r.usage.idleSince, now) : null),
   },
-  { key: 'pods', header: 'Pods', width: '72px', sorts: single('pods', 'Pods'), priority: 0, align: 'right', text: (r) => (r.pods.unknown ? '?' : `${r.pods.ready}/${r.pods.total}`) },
+  { key: 'pods', header: 'Pods', width: '88px', sorts: single('pods', 'Pods'), priority: 0, align: 'right', text: podsCell },
   { key: 'roles', header: 'Roles', width: 'minmax(150px,1.5fr)', sorts: single('roles', 'Roles'), priority: 0, text: (r) => r.rolesSummary || null },
   { key: 'age', header: 'Age', width: '60px', sorts: single('age', 'Age'), priority: 0, align: 'right', text: (r, now) => humanAge(r.createdAt, now) },
   { key: 'definition', header: 'Definition', width: 'minmax(160px,1.5fr)', sorts: [], priority: 1, text: (r) => (r.definition.source === 'none' ? null : r.definition.name) },
@@ -130,6 +130,18 @@ export function columnOfSort(key: SortKey): RowColumn | undefined {
  * Rows as kubectl prints a table: upper-case headers, columns padded to their widest cell and
  * separated by three spaces, the namespace first (as `kubectl get -A` does), `<none>` for empty cells.
  */
+/**
+ * Ready of the pods still running, and the finished ones apart: a completed Job's four pods are
+ * `4 done`, not `0/4`; half-way, `2/2 +2 done`.
+ */
+export function podsCell(r: WorkloadRow): string {
+  if (r.pods.unknown) return '?';
+  const done = Math.min(r.pods.done ?? 0, r.pods.total);
+  if (done === 0) return `${r.pods.ready}/${r.pods.total}`;
+  const active = r.pods.total - done;
+  return active === 0 ? `${done} done` : `${r.pods.ready}/${active} +${done} done`;
+}
+
 export function printRowTable(rows: readonly WorkloadRow[], columns: readonly RowColumn[], now: number): string {
   const cols = [...columns.filter((c) => c.scope === 'namespace'), ...columns.filter((c) => c.scope !== 'namespace')];
   // A cell is one line: a condition message ending in a newline (or holding several) must not break the table.

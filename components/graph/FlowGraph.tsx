@@ -77,6 +77,19 @@ function UtilBadges({ usage }: { usage: NonNullable<GraphNode['usage']> }) {
   );
 }
 
+function Badges({ data }: { data: GraphNode }) {
+  return (
+    <>
+      {data.gpus !== null && data.gpus > 0 && (
+        <span className="ml-auto shrink-0 rounded bg-slate-900 px-1 text-[10px] font-semibold text-white tabular-nums dark:bg-slate-100 dark:text-slate-900" aria-label={`${data.gpus} GPUs`}>
+          {data.gpus} GPU
+        </span>
+      )}
+      {data.usage && <UtilBadges usage={data.usage} />}
+    </>
+  );
+}
+
 interface Actions {
   toggle: ((key: string) => void) | null;
   page: ((key: string, page: number) => void) | null;
@@ -138,6 +151,7 @@ const WmNode = memo(function WmNode({ data, width, height }: NodeProps<FlowNode>
   const container = CONTAINERS.has(data.type);
   const open = container && data.expanded;
   const inContainer = Boolean(data.parent);
+  const isPod = data.type === 'pod';
   return (
     <div
       className={`flex flex-col gap-0.5 overflow-hidden rounded-md border border-l-4 px-2 py-1 text-left text-xs shadow-sm ${open ? 'justify-start border-dashed border-slate-400 dark:border-slate-500' : 'justify-center border-slate-200 dark:border-slate-700'} ${TONE[data.tone]} ${data.type === 'workload' ? 'font-semibold' : ''} ${data.selected ? 'ring-2 ring-sky-700 ring-offset-1 dark:ring-sky-300 dark:ring-offset-slate-900' : ''} ${data.pod ? 'cursor-pointer' : ''}`}
@@ -154,20 +168,19 @@ const WmNode = memo(function WmNode({ data, width, height }: NodeProps<FlowNode>
           <span className={`truncate ${data.type === 'workload' ? 'text-sm' : 'font-medium'}`} data-testid="node-label">
             {data.label ?? data.title}
           </span>
-          {data.gpus !== null && data.gpus > 0 && (
-            <span className="ml-auto shrink-0 rounded bg-slate-900 px-1 text-[10px] font-semibold text-white tabular-nums dark:bg-slate-100 dark:text-slate-900" aria-label={`${data.gpus} GPUs`}>
-              {data.gpus} GPU
-            </span>
-          )}
-          {data.usage && <UtilBadges usage={data.usage} />}
+          {!isPod && <Badges data={data} />}
         </div>
         {data.objects && (
           <div className="truncate text-[11px] font-normal text-slate-700 dark:text-slate-200" data-testid="node-objects">
             {data.objects}
           </div>
         )}
-        <div className="truncate text-[11px] font-normal text-slate-700 dark:text-slate-200" data-testid="node-subtitle">
-          {data.subtitle}
+        <div className="flex items-center gap-1">
+          <span className="truncate text-[11px] font-normal text-slate-700 dark:text-slate-200" data-testid="node-subtitle">
+            {data.subtitle}
+          </span>
+          {/* A pod's name gets the whole first line: its distinguishing suffix must not hide behind the badges. */}
+          {isPod && <Badges data={data} />}
         </div>
         {counts && counts.total > 0 && container && (
           <div className="flex h-1.5 w-full shrink-0 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700" aria-hidden="true">
@@ -186,13 +199,18 @@ const WmNode = memo(function WmNode({ data, width, height }: NodeProps<FlowNode>
 
 const nodeTypes = { wm: WmNode };
 
-function FitOnChange({ fitKey }: { fitKey: string }) {
+function FitOnChange({ fitKey, focus }: { fitKey: string; focus: string | null }) {
   const rf = useReactFlow();
   useEffect(() => {
-    // After an expand or collapse the graph changes size: fit it again (on the next frame, once measured).
-    const t = requestAnimationFrame(() => void rf.fitView({ padding: 0.08, maxZoom: 1.1, duration: 0 }));
+    // After an expand or collapse the graph changes size: fit it again (on the next frame, once
+    // measured), to the list just opened or paged when there is one: a page of pods beside the whole
+    // structure would be drawn too small to read.
+    const t = requestAnimationFrame(() => {
+      const target = focus && rf.getNode(focus) ? [{ id: focus }] : undefined;
+      void rf.fitView({ padding: target ? 0.04 : 0.08, maxZoom: 1.1, duration: 0, nodes: target });
+    });
     return () => cancelAnimationFrame(t);
-  }, [fitKey, rf]);
+  }, [fitKey, focus, rf]);
   return null;
 }
 
@@ -203,6 +221,8 @@ export interface FlowGraphProps {
   onPage?: (key: string, page: number) => void;
   /** A pod node was activated (click, Enter or Space). */
   onSelectPod?: (podName: string) => void;
+  /** The node to fit the view to (the list just opened or paged); the whole graph when absent. */
+  focus?: string | null;
   label: string;
   className?: string;
 }
@@ -210,7 +230,7 @@ export interface FlowGraphProps {
 // Past this many nodes only those in view are in the DOM (paging keeps models far smaller in practice).
 const RENDER_VISIBLE_ABOVE = 200;
 
-function Inner({ model, onToggle, onPage, onSelectPod, label, className }: FlowGraphProps) {
+function Inner({ model, onToggle, onPage, onSelectPod, focus = null, label, className }: FlowGraphProps) {
   const theme = useResolvedTheme();
   const rf = useReactFlow();
   const actions = useMemo<Actions>(() => ({ toggle: onToggle ?? null, page: onPage ?? null, select: onSelectPod ?? null }), [onToggle, onPage, onSelectPod]);
@@ -303,7 +323,7 @@ function Inner({ model, onToggle, onPage, onSelectPod, label, className }: FlowG
         >
           <Background gap={24} size={1} />
           <Controls showInteractive={false} />
-          <FitOnChange fitKey={fitKey} />
+          <FitOnChange fitKey={fitKey} focus={focus} />
         </ReactFlow>
       </ActionsContext.Provider>
     </div>

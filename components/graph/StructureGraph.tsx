@@ -28,6 +28,8 @@ export function StructureGraph({ tree, status, usage, onSelectPod, selectedPod =
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [pages, setPages] = useState<ReadonlyMap<string, number>>(new Map());
   const [search, setSearch] = useState('');
+  // The list just opened or paged: the view fits to it.
+  const [focus, setFocus] = useState<string | null>(null);
   // Typing stays responsive on 10,000 pods: the graph follows the box when React has time.
   const query = useDeferredValue(search);
   // The selected pod is revealed once when it changes; afterwards the user's paging wins.
@@ -50,18 +52,28 @@ export function StructureGraph({ tree, status, usage, onSelectPod, selectedPod =
     if (r) {
       if (r.expand.length) setExpanded((s) => new Set([...s, ...r.expand]));
       if (r.pages.length) setPages((m) => new Map([...m, ...r.pages]));
+      const inner = [...r.expand, ...r.pages.map(([k]) => k)].pop();
+      if (inner) setFocus(inner);
     }
     setReveal(null);
   }, [model, reveal]);
-  const onToggle = useCallback((key: string) => {
-    setExpanded((s) => {
-      const n = new Set(s);
-      if (n.has(key)) n.delete(key);
-      else n.add(key);
-      return n;
-    });
+  const onToggle = useCallback(
+    (key: string) => {
+      const opening = !expanded.has(key);
+      setExpanded((s) => {
+        const n = new Set(s);
+        if (n.has(key)) n.delete(key);
+        else n.add(key);
+        return n;
+      });
+      setFocus(opening ? key : null);
+    },
+    [expanded],
+  );
+  const onPage = useCallback((key: string, page: number) => {
+    setPages((m) => new Map(m).set(key, page));
+    setFocus(key);
   }, []);
-  const onPage = useCallback((key: string, page: number) => setPages((m) => new Map(m).set(key, page)), []);
   const searchId = useId();
   const podCount = tree.pods.length + tree.unmatchedPods.length;
   const found = model.search;
@@ -76,7 +88,10 @@ export function StructureGraph({ tree, status, usage, onSelectPod, selectedPod =
             id={searchId}
             type="search"
             value={search}
-            onChange={(e) => setSearch(e.target.value)}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              setFocus(null);
+            }}
             onKeyDown={(e) => {
               // Enter opens the first match, as a search box's Enter usually does.
               if (e.key === 'Enter' && found?.first && onSelectPod) onSelectPod(found.first);
@@ -98,7 +113,7 @@ export function StructureGraph({ tree, status, usage, onSelectPod, selectedPod =
           )}
         </div>
       )}
-      <FlowGraph model={model} onToggle={onToggle} onPage={onPage} onSelectPod={onSelectPod} label={label} className="min-h-0 w-full flex-1" />
+      <FlowGraph model={model} onToggle={onToggle} onPage={onPage} onSelectPod={onSelectPod} focus={focus} label={label} className="min-h-0 w-full flex-1" />
     </div>
   );
 }

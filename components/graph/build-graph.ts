@@ -694,17 +694,22 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
     // Groups with a problem first (by their worst pod), then by replica key in natural order.
     const rank = new Map(groups.map((g) => [g, Math.min(...g.pods.map(problemRank))]));
     const sorted = [...groups].sort((a, b) => rank.get(a)! - rank.get(b)! || naturalCompare(a.replica, b.replica));
+    // A page of groups holds about a page of pods (6 groups of 4), so that it reads at fit; a
+    // group too big to show its pods counts as one.
+    const shown = Math.max(...groups.map((g) => (g.pods.length > collapseAbove ? 1 : g.pods.length)));
+    const perPage = Math.max(1, Math.min(pageSize, Math.floor(pageSize / shown)));
     let index = pages.get(id) ?? 0;
     if (holds) {
-      index = Math.floor(sorted.findIndex((g) => g.pods.some((p) => p.name === reveal)) / pageSize);
+      index = Math.floor(sorted.findIndex((g) => g.pods.some((p) => p.name === reveal)) / perPage);
       revealed.pages.push([id, index]);
     }
-    const page = pageOf(sorted, index, pageSize);
+    const page = pageOf(sorted, index, perPage);
     node.page = { index: page.index, count: page.count, from: page.from, to: page.to, total: page.total, what: 'groups' };
-    for (const g of page.items) emitGroup(id, s, g);
+    for (const g of page.items) emitGroup(id, s, g, id);
   }
 
-  function emitGroup(from: string, s: Scope, g: { replica: string; all: TreePod[]; pods: TreePod[] }): void {
+  /** A replica group, hung off `from` by an edge, or drawn inside the page of groups `parent`. */
+  function emitGroup(from: string, s: Scope, g: { replica: string; all: TreePod[]; pods: TreePod[] }, parent: string | null = null): void {
     const id = `g:${s.id}/${g.replica}`;
     const big = g.pods.length > collapseAbove;
     const holds = big && reveal !== null && g.pods.some((p) => p.name === reveal);
@@ -727,9 +732,10 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
       node.toggle = id;
       node.toggleLabel = open ? 'Collapse pods' : `Show ${formatCount(g.pods.length)} pods`;
     }
+    if (parent) node.parent = parent;
     nodes.push(node);
     usageAt.set(id, podsUsage(g.pods));
-    edge(from, id);
+    if (!parent) edge(from, id);
     if (!open) return;
     if (!big) {
       emitPods(id, query ? natural.filter((p) => podMatches(p, query)) : natural, 'p', id);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolveFixture } from '../../catalog/testing.ts';
 import { buildGraph, type GraphModel, type GraphNode } from './build-graph.ts';
+import { layoutModel } from './layout.ts';
 import { jobSetJobsTree, lwsTree } from './test-trees.ts';
 
 const node = (g: GraphModel, id: string): GraphNode => {
@@ -114,16 +115,28 @@ test('many LWS groups: one aggregate that pages through groups, problems first, 
   assert.ok(g.nodes.length < 10);
 
   const open = buildGraph(tree, 'Degraded', { expanded: new Set(['groups:c:group']) });
-  const groups = children(open, 'groups:c:group');
-  assert.equal(groups.length, 24);
+  // A page of groups holds about a page of pods (24): 6 groups of 4, drawn inside the page.
+  const groups = open.nodes.filter((n) => n.parent === 'groups:c:group').map((n) => n.id);
+  assert.equal(groups.length, 6);
+  assert.deepEqual(children(open, 'groups:c:group'), []);
   // The group with a problem first, then 0, 1, 2 … in natural order.
-  assert.deepEqual(groups.slice(0, 4), ['g:c:group/57', 'g:c:group/0', 'g:c:group/1', 'g:c:group/2']);
-  assert.deepEqual(groups.slice(10, 13), ['g:c:group/9', 'g:c:group/10', 'g:c:group/11']);
+  assert.deepEqual(groups, ['g:c:group/57', 'g:c:group/0', 'g:c:group/1', 'g:c:group/2', 'g:c:group/3', 'g:c:group/4']);
   assert.deepEqual(inside(open, 'g:c:group/57'), ['vllm-405b-57', 'vllm-405b-57-1', 'vllm-405b-57-2', 'vllm-405b-57-3']);
   assert.equal(node(open, 'p:team-a/vllm-405b-57-2').subtitle, 'worker · Running, not ready · CrashLoopBackOff · node-vllm-405b-57-2');
-  assert.deepEqual(node(open, 'groups:c:group').page, { index: 0, count: 5, from: 1, to: 24, total: 100, what: 'groups' });
-  const last = buildGraph(tree, 'Degraded', { expanded: new Set(['groups:c:group']), pages: new Map([['groups:c:group', 4]]) });
-  assert.deepEqual(children(last, 'groups:c:group').at(-1), 'g:c:group/99');
+  assert.deepEqual(node(open, 'groups:c:group').page, { index: 0, count: 17, from: 1, to: 6, total: 100, what: 'groups' });
+  const p2 = buildGraph(tree, 'Degraded', { expanded: new Set(['groups:c:group']), pages: new Map([['groups:c:group', 1]]) });
+  assert.deepEqual(inside(p2, 'groups:c:group'), ['group 5', 'group 6', 'group 7', 'group 8', 'group 9', 'group 10']);
+  const last = buildGraph(tree, 'Degraded', { expanded: new Set(['groups:c:group']), pages: new Map([['groups:c:group', 16]]) });
+  assert.deepEqual(inside(last, 'groups:c:group'), ['group 96', 'group 97', 'group 98', 'group 99']);
+  // Laid out as a grid of groups inside the page, each group's pods inside it.
+  const { positions, sizes } = layoutModel(open.nodes, open.edges);
+  const page = sizes.get('groups:c:group')!;
+  for (const id of groups) {
+    const p = positions.get(id)!;
+    const s = sizes.get(id)!;
+    assert.ok(p.x >= 0 && p.y >= 0 && p.x + s.width <= page.width && p.y + s.height <= page.height, id);
+  }
+  assert.ok(new Set(groups.map((id) => positions.get(id)!.x)).size > 1, 'more than one column of groups');
 });
 
 test('a JobSet of 500 four-pod Jobs and one of 10,000 one-pod Jobs stay a handful of nodes until opened', () => {
@@ -132,7 +145,7 @@ test('a JobSet of 500 four-pod Jobs and one of 10,000 one-pod Jobs stay a handfu
   assert.equal(node(g, 'groups:i:replicatedjob/worker').title, '500 groups · 2,000 pods');
   assert.equal(node(g, 'i:replicatedjob/worker').objects, '500 Jobs: llama-finetune-workers-0 … llama-finetune-workers-499');
   const open = buildGraph(jobs, 'Running', { expanded: new Set(['groups:i:replicatedjob/worker']) });
-  assert.ok(open.nodes.length <= 5 + 24 * 5 + 2, String(open.nodes.length));
+  assert.ok(open.nodes.length <= 5 + 6 * 5 + 2, String(open.nodes.length));
   assert.equal(node(open, 'g:i:replicatedjob/worker/3').objects, 'Job llama-finetune-workers-3');
   // Four pods of one Job never all read "llama-finetune-workers-3-…": the pod index and suffix stay.
   const labels = open.nodes.filter((n) => n.parent === 'g:i:replicatedjob/worker/3').map((n) => n.label ?? n.title);

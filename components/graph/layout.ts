@@ -10,7 +10,7 @@
  * out what is not a forest.
  */
 import dagre from '@dagrejs/dagre';
-import { containerSize, gridPosition } from './node-size.ts';
+import { NODE_SIZE, gridOf } from './node-size.ts';
 import type { NodeType } from './build-graph.ts';
 
 export interface SizedNode {
@@ -143,7 +143,10 @@ export interface ModelLayout {
   sizes: Map<string, { width: number; height: number }>;
 }
 
-/** Lays out a graph model: containers sized by the pods they hold, pods on their container's grid. */
+/**
+ * Lays out a graph model: containers sized by what they hold (pods, or groups that hold pods),
+ * their contents on a grid inside them, everything else as a forest.
+ */
 export function layoutModel(nodes: readonly ModelNode[], edges: ReadonlyArray<{ source: string; target: string }>): ModelLayout {
   const inside = new Map<string, string[]>();
   for (const n of nodes) {
@@ -152,20 +155,32 @@ export function layoutModel(nodes: readonly ModelNode[], edges: ReadonlyArray<{ 
     if (l) l.push(n.id);
     else inside.set(n.parent, [n.id]);
   }
+  const byId = new Map(nodes.map((n) => [n.id, n]));
   const sizes = new Map<string, { width: number; height: number }>();
+  const positions = new Map<string, Placed>();
+  // Bottom-up: a container's cells are as big as its biggest content.
+  const sizeOf = (id: string): { width: number; height: number } => {
+    const known = sizes.get(id);
+    if (known) return known;
+    const n = byId.get(id)!;
+    const kids = inside.get(id) ?? [];
+    let size = NODE_SIZE[n.type];
+    if (kids.length > 0) {
+      const cell = kids.map(sizeOf).reduce((a, b) => ({ width: Math.max(a.width, b.width), height: Math.max(a.height, b.height) }));
+      const grid = gridOf(kids.length, cell, size, Boolean(n.toggle || n.page));
+      kids.forEach((k, i) => positions.set(k, grid.at(i)));
+      size = { width: grid.width, height: grid.height };
+    }
+    sizes.set(id, size);
+    return size;
+  };
   const top: SizedNode[] = [];
   for (const n of nodes) {
-    const size = containerSize(n.type, n.parent ? 0 : (inside.get(n.id)?.length ?? 0), Boolean(n.toggle || n.page));
-    sizes.set(n.id, size);
+    const size = sizeOf(n.id);
     if (!n.parent) top.push({ id: n.id, ...size });
   }
-  const { positions } = layoutForest(top, edges) ?? layoutLeftToRight(top, edges);
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  for (const [parent, ids] of inside) {
-    const p = byId.get(parent);
-    const withControls = Boolean(p && (p.toggle || p.page));
-    ids.forEach((id, i) => positions.set(id, gridPosition(i, ids.length, withControls)));
-  }
+  const laid = layoutForest(top, edges) ?? layoutLeftToRight(top, edges);
+  for (const [id, p] of laid.positions) positions.set(id, p);
   for (const n of nodes) if (!positions.has(n.id)) positions.set(n.id, { x: 0, y: 0 });
   return { positions, sizes };
 }

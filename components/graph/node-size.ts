@@ -1,7 +1,8 @@
 /**
  * Node sizes shared by the layout and the rendered nodes (fixed, so the layout is exact), and the
- * grid that pods are drawn in inside a container (a replica group, a page of a big list): a page of
- * 24 pods in one column would be too tall to read at fit, so they wrap into up to three columns.
+ * grid that nodes are drawn in inside a container (pods in a replica group or a page of a big list,
+ * groups in a page of groups): a page in one column would be too tall to read at fit, so a grid
+ * takes the number of columns that fits the graph's landscape viewport best.
  */
 import type { NodeType } from './build-graph.ts';
 
@@ -16,29 +17,38 @@ export const NODE_SIZE: Record<NodeType, { width: number; height: number }> = {
   unmatched: { width: 220, height: 60 },
 };
 
-/** Room above a container's pods for its own title, objects, histogram and, when it has them, controls. */
+/** Room above a container's contents for its own title, objects, histogram and, when it has them, controls. */
 export const CONTAINER_HEADER = 100;
 export const CONTAINER_HEADER_PLAIN = 78;
 const GAP = 8;
 const PAD = 10;
+/** The viewport's width over its height (the workload page's graph is about 1,000 × 500). */
+const ASPECT = 2;
 
-export function gridColumns(n: number): number {
-  return n <= 3 ? 1 : n <= 10 ? 2 : 3;
+export interface Grid {
+  width: number;
+  height: number;
+  /** Where the `i`-th cell sits, relative to the container's top left. */
+  at(i: number): { x: number; y: number };
 }
 
-/** A container's size with `n` pods in it; its plain size with none (collapsed). */
-export function containerSize(type: NodeType, n: number, controls = true): { width: number; height: number } {
-  const base = NODE_SIZE[type];
-  if (n === 0) return base;
-  const cols = gridColumns(n);
-  const rows = Math.ceil(n / cols);
-  const pod = NODE_SIZE.pod;
-  return { width: Math.max(base.width, PAD * 2 + cols * pod.width + (cols - 1) * GAP), height: (controls ? CONTAINER_HEADER : CONTAINER_HEADER_PLAIN) + rows * pod.height + (rows - 1) * GAP + PAD };
-}
-
-/** Where the `i`-th of `n` pods sits in its container, relative to the container's top left. */
-export function gridPosition(i: number, n: number, controls = true): { x: number; y: number } {
-  const cols = gridColumns(n);
-  const pod = NODE_SIZE.pod;
-  return { x: PAD + (i % cols) * (pod.width + GAP), y: (controls ? CONTAINER_HEADER : CONTAINER_HEADER_PLAIN) + Math.floor(i / cols) * (pod.height + GAP) };
+/** A container holding `n` cells of `cell` size: the columns that let it be drawn largest in the viewport. */
+export function gridOf(n: number, cell: { width: number; height: number }, base: { width: number; height: number }, controls: boolean): Grid {
+  const header = controls ? CONTAINER_HEADER : CONTAINER_HEADER_PLAIN;
+  const size = (cols: number) => {
+    const rows = Math.ceil(n / cols);
+    return { width: Math.max(base.width, PAD * 2 + cols * cell.width + (cols - 1) * GAP), height: header + rows * cell.height + (rows - 1) * GAP + PAD };
+  };
+  let cols = 1;
+  let best = 0;
+  for (let c = 1; c <= Math.max(1, n); c++) {
+    const s = size(c);
+    const scale = Math.min(ASPECT / s.width, 1 / s.height);
+    if (scale > best) {
+      best = scale;
+      cols = c;
+    }
+  }
+  const { width, height } = size(cols);
+  return { width, height, at: (i) => ({ x: PAD + (i % cols) * (cell.width + GAP), y: header + Math.floor(i / cols) * (cell.height + GAP) }) };
 }

@@ -84,3 +84,13 @@ test('logs: an unknown role names the roles there are', async () => {
   assert.equal(r.code, 1);
   assert.match(r.err, /no role "nope".*\(roles: leader, worker\)/);
 });
+
+test('describe: warnings with the same reason and message from several pods are one line', async () => {
+  const { eventLines } = await import('./describe.ts');
+  const at = '2026-12-03T10:00:00Z';
+  const ev = (name: string, count: number) => ({ type: 'Warning', reason: 'FailedScheduling', message: '0/2 nodes are available:\n 2 Insufficient nvidia.com/gpu.', count, first: at, last: at, object: { kind: 'Pod', name, uid: name }, source: 'default-scheduler' });
+  const lines = eventLines({ events: [ev('a', 2), ev('b', 3), { ...ev('c', 1), reason: 'BackOff', message: 'Back-off restarting failed container' }], at, truncated: 0, error: null }, Date.parse(at) + 60_000);
+  assert.equal(lines.length, 3);
+  assert.match(lines[1], /^\s+Warning\s+FailedScheduling\s+60s \(x5\)\s+2 pods\s+0\/2 nodes are available: 2 Insufficient nvidia\.com\/gpu\.$/);
+  assert.match(lines[2], /^\s+Warning\s+BackOff\s+60s\s+pod\/c\s+Back-off restarting failed container$/);
+});

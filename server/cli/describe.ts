@@ -109,15 +109,38 @@ export function whyLines(tree: WorkloadTree, perReason = 5): string[] {
   return out;
 }
 
-/** Events newest first: warnings all (up to `limit`), normal ones counted. */
+/**
+ * Warning events newest first, those with the same reason and message (seven pods that cannot be
+ * scheduled for the same reason) on one line naming how many objects said it; normal ones counted.
+ */
 export function eventLines(list: EventList, now: number, limit = 20): string[] {
   if (list.error) return [`  ${list.error}`];
   const warnings = list.events.filter((e) => e.type === 'Warning');
   const normal = list.events.length - warnings.length;
   if (warnings.length === 0) return [`  no warnings${normal ? ` (${normal} normal event${normal === 1 ? '' : 's'}; see the dashboard's timeline)` : ''}`];
-  const rows = [['TYPE', 'REASON', 'AGE', 'OBJECT', 'MESSAGE'], ...warnings.slice(0, limit).map((e) => [e.type, e.reason, `${e.last ? humanAge(e.last, now) : '?'}${e.count > 1 ? ` (x${e.count})` : ''}`, `${e.object.kind.toLowerCase()}/${e.object.name}`, e.message.replace(/\s+/g, ' ').trim()])];
+  const groups = new Map<string, { newest: (typeof warnings)[number]; objects: Set<string>; count: number }>();
+  for (const e of warnings) {
+    const message = e.message.replace(/\s+/g, ' ').trim();
+    const key = `${e.reason}\u0000${message}`;
+    const g = groups.get(key);
+    const object = `${e.object.kind.toLowerCase()}/${e.object.name}`;
+    if (g) {
+      g.objects.add(object);
+      g.count += e.count;
+    } else groups.set(key, { newest: { ...e, message }, objects: new Set([object]), count: e.count });
+  }
+  const all = [...groups.values()];
+  const objectText = (g: (typeof all)[number]) => {
+    if (g.objects.size === 1) return [...g.objects][0];
+    const kinds = new Set([...g.objects].map((o) => o.slice(0, o.indexOf('/'))));
+    return `${g.objects.size} ${kinds.size === 1 ? `${[...kinds][0]}s` : 'objects'}`;
+  };
+  const rows = [
+    ['TYPE', 'REASON', 'AGE', 'OBJECT', 'MESSAGE'],
+    ...all.slice(0, limit).map((g) => [g.newest.type, g.newest.reason, `${g.newest.last ? humanAge(g.newest.last, now) : '?'}${g.count > 1 ? ` (x${g.count})` : ''}`, objectText(g), g.newest.message]),
+  ];
   const out = table(rows).map((l) => `  ${l}`);
-  if (warnings.length > limit) out.push(`  … ${warnings.length - limit} more warnings`);
+  if (all.length > limit) out.push(`  … ${all.length - limit} more kinds of warning`);
   if (normal) out.push(`  (${normal} normal event${normal === 1 ? '' : 's'} not shown)`);
   return out;
 }

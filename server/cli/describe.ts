@@ -8,6 +8,7 @@ import { parseQuantity, type KubeObject } from '../engine/index.ts';
 import { humanAge } from '../../lib/format/duration.ts';
 import { naturalCompare } from '../../lib/format/natural-order.ts';
 import { renderTree } from './render-tree.ts';
+import { groupEvents, objectsText } from '../../lib/events/group-events.ts';
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -118,26 +119,10 @@ export function eventLines(list: EventList, now: number, limit = 20): string[] {
   const warnings = list.events.filter((e) => e.type === 'Warning');
   const normal = list.events.length - warnings.length;
   if (warnings.length === 0) return [`  no warnings${normal ? ` (${normal} normal event${normal === 1 ? '' : 's'}; see the dashboard's timeline)` : ''}`];
-  const groups = new Map<string, { newest: (typeof warnings)[number]; objects: Set<string>; count: number }>();
-  for (const e of warnings) {
-    const message = e.message.replace(/\s+/g, ' ').trim();
-    const key = `${e.reason}\u0000${message}`;
-    const g = groups.get(key);
-    const object = `${e.object.kind.toLowerCase()}/${e.object.name}`;
-    if (g) {
-      g.objects.add(object);
-      g.count += e.count;
-    } else groups.set(key, { newest: { ...e, message }, objects: new Set([object]), count: e.count });
-  }
-  const all = [...groups.values()];
-  const objectText = (g: (typeof all)[number]) => {
-    if (g.objects.size === 1) return [...g.objects][0];
-    const kinds = new Set([...g.objects].map((o) => o.slice(0, o.indexOf('/'))));
-    return `${g.objects.size} ${kinds.size === 1 ? `${[...kinds][0]}s` : 'objects'}`;
-  };
+  const all = groupEvents(warnings);
   const rows = [
     ['TYPE', 'REASON', 'AGE', 'OBJECT', 'MESSAGE'],
-    ...all.slice(0, limit).map((g) => [g.newest.type, g.newest.reason, `${g.newest.last ? humanAge(g.newest.last, now) : '?'}${g.count > 1 ? ` (x${g.count})` : ''}`, objectText(g), g.newest.message]),
+    ...all.slice(0, limit).map((g) => [g.newest.type, g.newest.reason, `${g.newest.last ? humanAge(g.newest.last, now) : '?'}${g.count > 1 ? ` (x${g.count})` : ''}`, objectsText(g.objects), g.newest.message]),
   ];
   const out = table(rows).map((l) => `  ${l}`);
   if (all.length > limit) out.push(`  … ${all.length - limit} more kinds of warning`);

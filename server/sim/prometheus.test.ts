@@ -48,6 +48,10 @@ test('Prometheus scrapes every exporter through the pod proxy; its GPU utilizati
     const simNow = sim.now();
     const series = await query('DCGM_FI_DEV_GPU_UTIL');
     assert.equal(series.length, devices.length);
+    // An instant query's time is when it was evaluated, not when the sample was scraped (up to a scrape
+    // interval earlier): timestamp() gives each sample's own scrape time.
+    const labelsKey = (m: Record<string, string>) => JSON.stringify(Object.entries(m).filter(([k]) => k !== '__name__').sort());
+    const scrapedAt = new Map((await query('timestamp(DCGM_FI_DEV_GPU_UTIL)')).map((t) => [labelsKey(t.metric), Number(t.value[1])]));
     const truthAt = new Map<string, GroundTruth>();
     const truth = async (ms: number): Promise<GroundTruth> => {
       const at = new Date(Math.floor(ms / 10_000) * 10_000).toISOString();
@@ -65,9 +69,10 @@ test('Prometheus scrapes every exporter through the pod proxy; its GPU utilizati
       const m = s.metric;
       assert.equal(m.job, 'dcgm');
       assert.ok(m.node === m.Hostname, 'target label node = Hostname');
-      const sampleSim = simNow - (realNow - s.value[0] * 1000) * speed;
-      // The exporter answered a moment after the scrape started: that bucket or the next.
-      const candidates = [await truth(sampleSim), await truth(sampleSim + 1000 * speed)];
+      const sampleSim = simNow - (realNow - (scrapedAt.get(labelsKey(m)) ?? s.value[0]) * 1000) * speed;
+      // The exporter answered a moment after the scrape started (that bucket or the next); the real → simulated
+      // mapping is read once, from a clock that advances in steps (a second of real time either side).
+      const candidates = [await truth(sampleSim), await truth(sampleSim + 1000 * speed), await truth(sampleSim - 1000 * speed)];
       const mine = (t: GroundTruth) => t.gpus.find((g) => g.node === m.Hostname && String(g.gpu) === m.gpu && g.mig === null);
       const g = mine(candidates[0]);
       assert.ok(g, `ground truth has ${m.Hostname}/${m.gpu}`);

@@ -65,16 +65,7 @@ interface Exclusion {
   selector: string;
   why: string;
 }
-const EXCLUSIONS: Exclusion[] = [
-  {
-    page: 'workload',
-    rule: 'label-content-name-mismatch',
-    themes: ['light', 'dark'],
-    // A pod node's aria-label does not contain its visible (shortened) label.
-    selector: '[data-testid="structure-graph"] .react-flow__node[role="button"]',
-    why: 'owned by the structure graph (components/graph/FlowGraph.tsx, nodeAriaLabel); fixed with its nodes',
-  },
-];
+const EXCLUSIONS: Exclusion[] = [];
 
 /** The violations left once the exclusions for this page and theme are taken out. */
 async function withoutExclusions(page: Page, pageName: string, theme: Theme, violations: AxeViolation[]): Promise<AxeViolation[]> {

@@ -105,8 +105,9 @@ test('a big list pages through its pods, the search finds one anywhere, and a cl
 test('pod nodes are buttons with accessible names, reached and activated from the keyboard', async ({ page, baseURL }) => {
   await page.goto(await pageOf(baseURL!, 'team-llm', 'vllm-405b'));
   const graph = page.getByTestId('structure-graph');
-  const leader = graph.getByRole('button', { name: /^pod vllm-405b-1: leader · / });
-  const worker = graph.getByRole('button', { name: /^pod vllm-405b-1-1: worker · / });
+  // The name starts with what the node shows (label, then its role and phase), then says which pod it is.
+  const leader = graph.getByRole('button', { name: /^vllm-405b-1 leader · .*; pod vllm-405b-1(,|$)/ });
+  const worker = graph.getByRole('button', { name: /^vllm-405b-1-1 worker · .*; pod vllm-405b-1-1(,|$)/ });
   await expect(worker).toBeVisible();
   // Every node is a tab stop: from the leader, Tab reaches another node.
   await leader.focus();

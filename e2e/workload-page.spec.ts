@@ -42,7 +42,7 @@ test('a workload with 1,000 pods renders its big role collapsed', async ({ page,
   await page.goto(await pageOf(baseURL!, 'e2e-wide'));
   const graph = page.getByTestId('structure-graph');
   const group = graph.getByTestId('node-pods:i:replicatedjob/worker');
-  await expect(group).toContainText('1000 pods');
+  await expect(group).toContainText('1,000 pods');
   await expect(graph.locator('[data-node-type="pod"]')).toHaveCount(1); // just the leader
   await expect(page.getByRole('heading', { name: /Pods \(1001\)/ })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('wide.png') });

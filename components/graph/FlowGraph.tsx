@@ -54,10 +54,21 @@ export function nodeUsageText(n: GraphNode): string {
 }
 
 /** The node's accessible name: what it is, its full name, its status line, objects, GPUs, utilization. */
-export function nodeAriaLabel(n: GraphNode): string {
+/** What the shortened label and the badges leave out: which object it is, its utilization in words, the page, the selection. */
+export function nodeDetailText(n: GraphNode): string {
   const what = n.type === 'pods' ? 'pods' : n.type === 'groups' ? 'replica groups' : n.type === 'group' ? 'replica group' : n.type;
   const page = n.page ? `, showing ${n.page.what} ${n.page.from} to ${n.page.to} of ${n.page.total}` : '';
-  return `${what} ${n.title}: ${n.subtitle}${n.objects ? `, ${n.objects}` : ''}${n.gpus ? `, ${n.gpus} GPUs` : ''}${n.usage ? `, ${nodeUsageText(n)}` : ''}${page}${n.selected ? ', selected' : ''}`;
+  return `${what} ${n.title}${n.usage ? `, ${nodeUsageText(n)}` : ''}${page}${n.selected ? ', selected' : ''}`;
+}
+
+/**
+ * The accessible name of a node that is not itself a control (a group holding its own buttons): what
+ * it shows, in the order shown, then the details. A pod node (a button) takes its name from its
+ * content instead, with the details as hidden text, so that its name always holds what people see.
+ */
+export function nodeAriaLabel(n: GraphNode): string {
+  const shown = [n.label ?? n.title, n.objects, n.subtitle, n.gpus !== null && n.gpus > 0 ? `${n.gpus} GPU` : null, n.usage ? formatPercent(n.usage.figures.utilization) : null, n.usage && n.usage.figures.idle ? 'idle' : null].filter(Boolean).join(' ');
+  return `${shown}; ${nodeDetailText(n)}`;
 }
 
 /** The node's utilization: a percent coloured like the table's bars, and an idle mark. */
@@ -81,7 +92,7 @@ function Badges({ data }: { data: GraphNode }) {
   return (
     <>
       {data.gpus !== null && data.gpus > 0 && (
-        <span className="ml-auto shrink-0 rounded bg-slate-900 px-1 text-[10px] font-semibold text-white tabular-nums dark:bg-slate-100 dark:text-slate-900" aria-label={`${data.gpus} GPUs`}>
+        <span className="ml-auto shrink-0 rounded bg-slate-900 px-1 text-[10px] font-semibold text-white tabular-nums dark:bg-slate-100 dark:text-slate-900">
           {data.gpus} GPU
         </span>
       )}
@@ -191,6 +202,7 @@ const WmNode = memo(function WmNode({ data, width, height }: NodeProps<FlowNode>
           </div>
         )}
         <Controls_ data={data} />
+        {data.pod && <span className="sr-only">; {nodeDetailText(data)}</span>}
       </div>
       {!inContainer && <Handle type="source" position={Position.Right} className="!h-1 !w-1 !min-w-0 !border-0 !bg-slate-400" isConnectable={false} />}
     </div>
@@ -250,7 +262,7 @@ function Inner({ model, onToggle, onPage, onSelectPod, focus = null, label, clas
         selectable: false,
         width: size.width,
         height: size.height,
-        ariaLabel: nodeAriaLabel(n),
+        ariaLabel: actionable ? undefined : nodeAriaLabel(n),
         // A pod node is one control; the others hold their own buttons (a group, for assistive tech).
         ariaRole: actionable ? 'button' : 'group',
         domAttributes: actionable ? { 'aria-pressed': n.selected ? 'true' : 'false' } : undefined,

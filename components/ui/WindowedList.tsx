@@ -16,7 +16,8 @@ export function WindowedList({ count, rowHeight, maxHeight, header, renderRow, l
   const rows: ReactNode[] = [];
   for (let i = range.start; i < range.end; i++) rows.push(renderRow(i, { position: 'absolute', top: i * rowHeight, left: 0, right: 0, height: rowHeight }));
   return (
-    <div role="table" aria-label={label} aria-rowcount={count + (header ? 1 : 0)} className="overflow-auto" style={{ height }} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+    // Focusable: a keyboard user must be able to scroll it even when no row holds a control.
+    <div role="table" tabIndex={0} aria-label={label} aria-rowcount={count + (header ? 1 : 0)} className="overflow-auto" style={{ height }} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
       {header && <div className="sticky top-0 z-10">{header}</div>}
       <div role="rowgroup" className="relative" style={{ height: count * rowHeight }}>
         {rows}

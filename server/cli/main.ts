@@ -110,6 +110,15 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       code = await cmdLogs(ref, { ...o, gpuResources: gpuFlag() }, io);
     });
 
+  for (const action of ['suspend', 'resume'] as const) {
+    liveFlags(program.command(action).description(`${action} a workload through its definition's suspendDefinition: prints the diff, dry-runs on the server, writes with a resourceVersion precondition`).argument('<kind/name>'))
+      .option('--dry-run [mode]', 'client: show the diff only; server: also let the API server check it, without persisting; none: write (the default)')
+      .action(async (ref: string, o: LiveFlags & { dryRun?: string | boolean }) => {
+        const { cmdAction } = await import('./action-commands.ts');
+        code = await cmdAction(action, ref, { ...o, gpuResources: gpuFlag() }, io);
+      });
+  }
+
   liveFlags(program.command('verify').description("compare a definition's view with the raw ownership graph; exit 1 on a discrepancy").argument('[kind/name]'))
     .option('--all', 'every workload', false)
     .action(async (ref: string | undefined, o: LiveFlags & { all?: boolean }) => { code = await cmdVerify(ref, { ...o, gpuResources: gpuFlag() }, io); });

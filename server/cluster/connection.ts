@@ -5,8 +5,8 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { logger, type Logger } from '../log/index.ts';
-import { discover, type DiscoveryResult } from './discovery.ts';
-import { closeConnections, getJson, streamText } from './http.ts';
+import { discover, resourcePath, type DiscoveryResult } from './discovery.ts';
+import { ApiError, apiRequest, closeConnections, getJson, streamText } from './http.ts';
 import { ListWatch, type ListWatchOptions, type ListWatchState } from './list-watch.ts';
 import { groupKind, type ClusterObject, type ServedResource, type WatchEventType } from './types.ts';
 
@@ -83,6 +83,23 @@ export class ClusterConnection {
   /** One GET with this context's credentials (reads the watches do not hold: a pod's events). */
   getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
     return getJson<T>(this.kc, path, signal);
+  }
+
+  /**
+   * A JSON patch of one object, sent with this context's credentials (in local mode, the user's own).
+   * `dryRun`: the API server validates and admits it without persisting it. Returns the object as the
+   * server made it; a refusal throws ApiError with the server's status and message.
+   */
+  async patchJson(ref: { apiVersion: string; kind: string; namespace: string; name: string }, ops: unknown[], dryRun: boolean): Promise<ClusterObject> {
+    const slash = ref.apiVersion.indexOf('/');
+    const group = slash < 0 ? '' : ref.apiVersion.slice(0, slash);
+    const version = ref.apiVersion.slice(slash + 1);
+    const served = this.servedResources().filter((r) => r.group === group && r.kind === ref.kind);
+    const r = served.find((x) => x.version === version) ?? served[0];
+    if (!r) throw new ApiError(404, 'NotFound', `the cluster does not serve ${ref.kind} in ${group || 'the core group'}`);
+    const path = `${resourcePath({ ...r, version }, r.namespaced ? ref.namespace : undefined)}/${encodeURIComponent(ref.name)}${dryRun ? '?dryRun=All' : ''}`;
+    const res = await apiRequest(this.kc, 'PATCH', path, { body: JSON.stringify(ops), contentType: 'application/json-patch+json' });
+    return JSON.parse(res.body) as ClusterObject;
   }
 
   /** A streamed text GET (a container's log, followed). */

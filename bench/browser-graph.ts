@@ -13,66 +13,17 @@
  * children per owner), larger a JobSet of 4-pod Jobs. `--url` measures an already running app
  * (started with WMAP_TEST_HOOKS=1).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GIVEN_URL, arg, cleanup, freePort, run, waitFor } from './app-process.ts';
 import { chromium, type Page } from '@playwright/test';
 import { workloadHref } from '../components/workloads/workload-href.ts';
 import type { WorkloadRow } from '../contract/index.ts';
 
-const ROOT = new URL('..', import.meta.url).pathname;
-const argv = process.argv.slice(2);
-const arg = (name: string, dflt: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : dflt;
-};
 const SIZES = arg('sizes', '2000,10000').split(',').map(Number);
 const RUNS = Number(arg('runs', '5'));
-const GIVEN_URL = argv.includes('--url') ? arg('url', '') : null;
 const NS = 'bench-graph';
 const GPUS_PER_NODE = 8;
-
-const children: ChildProcess[] = [];
-function cleanup() {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-}
-process.on('exit', cleanup);
-for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => process.exit(1));
-
-function freePort(): Promise<number> {
-  return new Promise((ok) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => ok(p));
-    });
-  });
-}
-
-function run(args: string[], env: Record<string, string> = {}): ChildProcess {
-  const c = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  c.stdout?.resume();
-  c.stderr?.on('data', (d: Buffer) => {
-    const s = d.toString();
-    if (/error/i.test(s)) process.stderr.write(`  [server] ${s}`);
-  });
-  children.push(c);
-  return c;
-}
-
-async function waitFor<T>(what: string, fn: () => Promise<T | null>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== null) return v;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-}
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -146,7 +97,7 @@ async function startDemo(): Promise<string> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   run(['scripts/start.mjs', '--demo', '--port', String(port)], { WMAP_TEST_HOOKS: '1' });
-  await waitFor('the server', async () => ((await fetch(`${url}/api/clusters`)).ok ? true : null), 240_000);
+  await waitFor('the server', async () => ((await fetch(`${url}/api/clusters`)).ok ? true : null), 240_000, 1000);
   return url;
 }
 
@@ -255,6 +206,8 @@ async function main() {
       return settled ? true : null;
     },
     900_000,
+    // "Stops moving" means unchanged over a second.
+    1000,
   );
   const rs = await rows(url);
   for (const w of workloads) {

@@ -9,63 +9,15 @@
  * against it; `--source pods` (fallback while no scale scenario exists) starts the demo with test
  * hooks and creates that many bare pods, each a workload. `--url` measures an already running app.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GIVEN_URL, arg, cleanup, freePort, run, waitFor } from './app-process.ts';
 import { chromium } from '@playwright/test';
 
-const ROOT = new URL('..', import.meta.url).pathname;
-const argv = process.argv.slice(2);
-const arg = (name: string, dflt: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : dflt;
-};
 const WORKLOADS = Number(arg('workloads', '10000'));
 const SOURCE = arg('source', 'scale');
-const GIVEN_URL = argv.includes('--url') ? arg('url', '') : null;
 
-const children: ChildProcess[] = [];
-function cleanup() {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-}
-process.on('exit', cleanup);
-for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => process.exit(1));
-
-function freePort(): Promise<number> {
-  return new Promise((ok) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => ok(p));
-    });
-  });
-}
-
-function run(args: string[], env: Record<string, string> = {}): ChildProcess {
-  const c = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  c.stdout?.resume();
-  c.stderr?.on('data', (d: Buffer) => {
-    const s = d.toString();
-    if (/error/i.test(s)) process.stderr.write(`  [server] ${s}`);
-  });
-  children.push(c);
-  return c;
-}
-
-async function waitFor<T>(what: string, fn: () => Promise<T | null>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== null) return v;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
 
 async function total(url: string): Promise<number> {
   const r = await fetch(`${url}/api/workloads?limit=1`);

@@ -103,6 +103,11 @@ export class EventRecorder {
     };
   }
 
+  /** What every Event says, however it counts repeats: the object it is about, reason, message, type. */
+  private eventOf(obj: KubeObject, ns: string, name: string, type: EventType, reason: string, message: string, fieldPath: string | undefined): KubeObject {
+    return { apiVersion: 'v1', kind: 'Event', metadata: { name, namespace: ns }, involvedObject: this.involved(obj, fieldPath), reason, message, type };
+  }
+
   private recordCore(obj: KubeObject, ns: string, name: string, type: EventType, reason: string, message: string, s: EventSource, now: number): void {
     if (!this.allowed(name, now)) return;
     const at = isoSeconds(now);
@@ -112,13 +117,7 @@ export class EventRecorder {
       return;
     }
     this.sink.create({
-      apiVersion: 'v1',
-      kind: 'Event',
-      metadata: { name, namespace: ns },
-      involvedObject: this.involved(obj, s.fieldPath),
-      reason,
-      message,
-      type,
+      ...this.eventOf(obj, ns, name, type, reason, message, s.fieldPath),
       source: { component: s.component, ...(s.host ? { host: s.host } : {}) },
       reportingComponent: s.component,
       reportingInstance: s.instance ?? s.host ?? '',
@@ -134,13 +133,7 @@ export class EventRecorder {
     if (!existing) {
       if (!this.allowed(name, now)) return;
       this.sink.create({
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { name, namespace: ns },
-        involvedObject: this.involved(obj, s.fieldPath),
-        reason,
-        message,
-        type,
+        ...this.eventOf(obj, ns, name, type, reason, message, s.fieldPath),
         source: {},
         reportingComponent: s.component,
         reportingInstance: s.instance ?? s.component,

@@ -26,29 +26,23 @@ function sourceOf(o: KubeObject): string {
   return str((o.source as { component?: string } | undefined)?.component) || str(o.reportingComponent);
 }
 
-/** Field selectors of core Events, read off the stored (core) object. */
-export function coreEventFields(): Fields {
+/** The field selectors of one Events API: its name for the object (`involvedObject` / `regarding`) and for the reporter. */
+function eventFields(about: string, reporter: string): Fields {
   const f: Fields = {
     reason: (o) => str(o.reason),
     type: (o) => str(o.type),
     source: sourceOf,
-    reportingComponent: (o) => str(o.reportingComponent),
+    [reporter]: (o) => str(o.reportingComponent),
   };
-  for (const k of REF_FIELDS) f[`involvedObject.${k}`] = (o) => ref(o, k);
+  for (const k of REF_FIELDS) f[`${about}.${k}`] = (o) => ref(o, k);
   return f;
 }
 
+/** Field selectors of core Events, read off the stored (core) object. */
+export const coreEventFields = (): Fields => eventFields('involvedObject', 'reportingComponent');
+
 /** Field selectors of events.k8s.io Events (`regarding.*`, `reportingController`), also on the stored object. */
-export function eventsV1Fields(): Fields {
-  const f: Fields = {
-    reason: (o) => str(o.reason),
-    type: (o) => str(o.type),
-    source: sourceOf,
-    reportingController: (o) => str(o.reportingComponent),
-  };
-  for (const k of REF_FIELDS) f[`regarding.${k}`] = (o) => ref(o, k);
-  return f;
-}
+export const eventsV1Fields = (): Fields => eventFields('regarding', 'reportingController');
 
 /** A stored core Event as events.k8s.io/v1 shows it. */
 export function toEventsV1(o: KubeObject): KubeObject {

@@ -622,6 +622,17 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
     return page;
   }
 
+  function holdsReveal(pods: readonly TreePod[]): boolean {
+    return reveal !== null && pods.some((p) => p.name === reveal);
+  }
+
+  /** A collapsible list is open when the user expanded it, a search is on, or it holds the pod to reveal (then it is expanded). */
+  function openList(id: string, pods: readonly TreePod[]): boolean {
+    const holds = holdsReveal(pods);
+    if (holds && !expanded.has(id)) revealed.expand.push(id);
+    return expanded.has(id) || query !== '' || holds;
+  }
+
   function emitPlain(holder: string, all: TreePod[], prefix: string, whole: boolean): void {
     const pods = query ? all.filter((p) => podMatches(p, query)) : all;
     if (pods.length === 0) return;
@@ -630,9 +641,7 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
       return;
     }
     const id = `pods:${holder}`;
-    const holds = reveal !== null && pods.some((p) => p.name === reveal);
-    if (holds && !expanded.has(id)) revealed.expand.push(id);
-    const open = expanded.has(id) || query !== '' || holds;
+    const open = openList(id, pods);
     const counts = countPods(pods);
     const figures = whole && !query ? holderFigures.get(holder) : undefined;
     const node: GraphNode = {
@@ -668,10 +677,9 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
       return;
     }
     const id = `groups:${s.id}`;
-    const holds = reveal !== null && groups.some((g) => g.pods.some((p) => p.name === reveal));
-    if (holds && !expanded.has(id)) revealed.expand.push(id);
-    const open = expanded.has(id) || query !== '' || holds;
     const pods = groups.flatMap((g) => g.pods);
+    const holds = holdsReveal(pods);
+    const open = openList(id, pods);
     const counts = countPods(pods);
     const node: GraphNode = {
       id,
@@ -712,9 +720,7 @@ export function buildGraph(tree: WorkloadTree, status: WorkloadStatusName, o: Bu
   function emitGroup(from: string, s: Scope, g: { replica: string; all: TreePod[]; pods: TreePod[] }, parent: string | null = null): void {
     const id = `g:${s.id}/${g.replica}`;
     const big = g.pods.length > collapseAbove;
-    const holds = big && reveal !== null && g.pods.some((p) => p.name === reveal);
-    if (holds && !expanded.has(id)) revealed.expand.push(id);
-    const open = !big || expanded.has(id) || query !== '' || holds;
+    const open = !big || openList(id, g.pods);
     const natural = ordered(id, g.all, naturalPodOrder);
     const counts = countPods(g.pods);
     const node: GraphNode = {

@@ -30,10 +30,14 @@ export async function cmdAction(action: ActionKind, ref: string, flags: LiveFlag
     if (!plan.noChange && plan.errors.length === 0) io.out(plan.diff.trimEnd());
     const outcome = await runAction(plan, writer, dryRun, `kubeconfig context ${cluster}`);
     if (outcome.result === 'conflict') {
-      // The watch brings the newer object: show what the change would do to it now.
-      await new Promise((r) => setTimeout(r, 500));
-      live.index.flush();
-      const fresh = planAction(live.index, cluster, uid, action);
+      // The watch brings the newer object (within a few seconds): show what the change would do to it now.
+      const seen = plan.before.metadata?.resourceVersion;
+      let fresh = planAction(live.index, cluster, uid, action);
+      for (let i = 0; i < 50 && !('error' in fresh) && fresh.before.metadata?.resourceVersion === seen; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        live.index.flush();
+        fresh = planAction(live.index, cluster, uid, action);
+      }
       if (!('error' in fresh) && !fresh.noChange) io.out(`\nThe workload as it is now (nothing was changed):\n${fresh.diff.trimEnd()}`);
     }
     if (OK.has(outcome.result)) io.out(outcome.message);

@@ -10,6 +10,7 @@ import { createTwoFilesPatch } from 'diff';
 import { stringify } from 'yaml';
 import { planSuspend, type CompiledDefinition, type EngineError, type JsonPatchOp, type KubeObject } from '../engine/index.ts';
 import { logger } from '../log/index.ts';
+import { groupKindOf } from './group-kind.ts';
 import type { WorkloadIndex } from './workload-index.ts';
 
 export type ActionKind = 'suspend' | 'resume';
@@ -68,8 +69,7 @@ export function objectDiff(ref: ObjectRef, before: KubeObject, after: KubeObject
 
 /** The definition that serves a resolved root (the one its tree names). */
 function definitionOf(index: WorkloadIndex, cluster: string, root: KubeObject, name: string, source: string): CompiledDefinition | undefined {
-  const gk = `${root.apiVersion?.includes('/') ? root.apiVersion.slice(0, root.apiVersion.indexOf('/')) : ''}/${root.kind}`;
-  return index.definitions.candidatesFor(cluster, gk, root.apiVersion).find((d) => d.name === name && d.source === source);
+  return index.definitions.candidatesFor(cluster, groupKindOf(root), root.apiVersion).find((d) => d.name === name && d.source === source);
 }
 
 export function planAction(index: WorkloadIndex, cluster: string, rootUid: string, action: ActionKind): ActionPlan | { error: string } {

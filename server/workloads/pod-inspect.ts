@@ -5,7 +5,7 @@
  * reachable: the dashboard is no open proxy to the API server.
  */
 import type { EventItem, EventList, PodDetail } from '../../contract/pod.ts';
-import { podIsFinished, podSpecGpus, podWhy, type KubeObject } from '../engine/index.ts';
+import { podSpecGpus, podWhy, type KubeObject } from '../engine/index.ts';
 import { eventItem, newestFirst, podConditions, podContainers } from './pod-facts.ts';
 import { findRow } from './views.ts';
 import type { WorkloadIndex } from './workload-index.ts';
@@ -82,20 +82,21 @@ export async function podDetail(index: WorkloadIndex, reader: ClusterReader | nu
   const status = (pod.status ?? {}) as Rec;
   const events = reader ? await eventsAbout(reader, namespace, new Set([podUid]), now) : { events: [], at: new Date(now).toISOString(), truncated: 0, error: `cluster ${cluster} is not connected` };
   const { managedFields: _m, ...metadata } = (pod.metadata ?? {}) as Rec;
+  const conditions = podConditions(pod);
   return {
     cluster,
     namespace,
     name,
     uid: podUid,
     phase: typeof status.phase === 'string' ? status.phase : 'Pending',
-    ready: podConditions(pod).some((c) => c.type === 'Ready' && c.status === 'True'),
+    ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True'),
     node: typeof (pod.spec as Rec | undefined)?.nodeName === 'string' ? ((pod.spec as Rec).nodeName as string) : null,
     podIP: typeof status.podIP === 'string' ? status.podIP : null,
     qosClass: typeof status.qosClass === 'string' ? status.qosClass : null,
     startedAt: typeof status.startTime === 'string' ? status.startTime : null,
     createdAt: typeof metadata.creationTimestamp === 'string' ? metadata.creationTimestamp : null,
     why: podWhy(pod),
-    conditions: podConditions(pod),
+    conditions,
     containers: podContainers(pod, index.isGpuResource),
     gpus: podSpecGpus(pod.spec, index.isGpuResource),
     workload: row ? { id: row.id, kind: row.kind, name: row.name } : null,
@@ -136,9 +137,4 @@ export function logPath(namespace: string, name: string, q: LogQuery): string {
   if (q.limitBytes !== undefined) params.set('limitBytes', String(q.limitBytes));
   const qs = params.toString();
   return `/api/v1/namespaces/${enc(namespace)}/pods/${enc(name)}/log${qs ? `?${qs}` : ''}`;
-}
-
-/** Whether following this pod's log can produce more (a finished pod's log is complete). */
-export function logCanGrow(pod: KubeObject): boolean {
-  return !podIsFinished(pod);
 }

@@ -8,6 +8,7 @@ import { parseQuantity, type KubeObject } from '../engine/index.ts';
 import { humanAge } from '../../lib/format/duration.ts';
 import { naturalCompare } from '../../lib/format/natural-order.ts';
 import { renderTree } from './render-tree.ts';
+import { table } from './text-table.ts';
 import { groupEvents, objectsText } from '../../lib/events/group-events.ts';
 
 type Rec = Record<string, unknown>;
@@ -43,11 +44,6 @@ export function memoryText(bytes: number): string {
 
 const gpuNumber = (n: number) => String(Math.round(n * 1000) / 1000);
 
-/** Columns padded like kubectl's tables (two spaces between columns). */
-export function table(rows: string[][]): string[] {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd());
-}
 
 interface RoleLine {
   role: string;

@@ -8,6 +8,7 @@ import {
 } from '../engine/index.ts';
 import { catalogDefinitions, findCatalogEntry, listCatalog } from '../catalog/index.ts';
 import { renderTree, reportTreeProblems } from './render-tree.ts';
+import { table } from './text-table.ts';
 
 export interface Io {
   out: (s: string) => void;
@@ -162,7 +163,6 @@ export function cmdCatalog(opts: { output: string }, io: Io): number {
     return 0;
   }
   const rows = [['KIND', 'API VERSION', 'DEFINITION', 'COMPONENTS'], ...entries.map((e) => [e.kind + (e.valid ? '' : ' (invalid)'), e.apiVersion, e.name, e.components.join(', ')])];
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const r of rows) io.out(r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  '));
+  for (const line of table(rows)) io.out(line);
   return entries.every((e) => e.valid) ? 0 : 1;
 }

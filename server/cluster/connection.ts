@@ -8,7 +8,37 @@ import { logger, type Logger } from '../log/index.ts';
 import { discover, resourcePath, type DiscoveryResult } from './discovery.ts';
 import { ApiError, apiRequest, closeConnections, getJson, streamText } from './http.ts';
 import { ListWatch, type ListWatchOptions, type ListWatchState } from './list-watch.ts';
-import { groupKind, type ClusterObject, type ServedResource, type WatchEventType } from './types.ts';
+import { groupKind, type ActAs, type ClusterObject, type ServedResource, type WatchEventType } from './types.ts';
+
+/** One object of a served kind, as writes name it. */
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+export interface DeleteObjectOptions {
+  propagationPolicy: 'Foreground' | 'Background' | 'Orphan';
+  /** Precondition: the delete fails with 409 when the object's resourceVersion has moved on. */
+  resourceVersion?: string;
+  /** The API server admits the delete without doing it. */
+  dryRun: boolean;
+}
+
+/**
+ * What can be sent to one cluster as one identity. Refusals throw ApiError with the API server's
+ * status and message.
+ */
+export interface ClusterClient {
+  getJson<T>(path: string, signal?: AbortSignal): Promise<T>;
+  /** A create (a SubjectAccessReview); returns the object the server answered with. */
+  postJson(path: string, body: unknown): Promise<ClusterObject>;
+  streamText(path: string, onChunk: (text: string) => void, signal: AbortSignal, onOpen?: () => void): Promise<void>;
+  /** A JSON patch of one object; `dryRun`: validated and admitted, not persisted. */
+  patchJson(ref: ObjectRef, ops: unknown[], dryRun: boolean): Promise<ClusterObject>;
+  deleteObject(ref: ObjectRef, opts: DeleteObjectOptions): Promise<ClusterObject>;
+}
 
 export interface ClusterSink {
   onEvent(cluster: string, gk: string, type: WatchEventType, obj: ClusterObject): void;
@@ -82,29 +112,59 @@ export class ClusterConnection {
 
   /** One GET with this context's credentials (reads the watches do not hold: a pod's events). */
   getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-    return getJson<T>(this.kc, path, signal);
+    return this.as(null).getJson<T>(path, signal);
   }
 
-  /**
-   * A JSON patch of one object, sent with this context's credentials (in local mode, the user's own).
-   * `dryRun`: the API server validates and admits it without persisting it. Returns the object as the
-   * server made it; a refusal throws ApiError with the server's status and message.
-   */
-  async patchJson(ref: { apiVersion: string; kind: string; namespace: string; name: string }, ops: unknown[], dryRun: boolean): Promise<ClusterObject> {
+  /** A JSON patch sent with this context's credentials (see ClusterClient.patchJson). */
+  patchJson(ref: ObjectRef, ops: unknown[], dryRun: boolean): Promise<ClusterObject> {
+    return this.as(null).patchJson(ref, ops, dryRun);
+  }
+
+  /** A delete sent with this context's credentials (see ClusterClient.deleteObject). */
+  deleteObject(ref: ObjectRef, opts: DeleteObjectOptions): Promise<ClusterObject> {
+    return this.as(null).deleteObject(ref, opts);
+  }
+
+  /** A streamed text GET (a container's log, followed). */
+  streamText(path: string, onChunk: (text: string) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
+    return this.as(null).streamText(path, onChunk, signal, onOpen);
+  }
+
+  /** The path of one object of a served kind (the version asked for when served, else the first). */
+  private objectPath(ref: ObjectRef): string {
     const slash = ref.apiVersion.indexOf('/');
     const group = slash < 0 ? '' : ref.apiVersion.slice(0, slash);
     const version = ref.apiVersion.slice(slash + 1);
     const served = this.servedResources().filter((r) => r.group === group && r.kind === ref.kind);
     const r = served.find((x) => x.version === version) ?? served[0];
     if (!r) throw new ApiError(404, 'NotFound', `the cluster does not serve ${ref.kind} in ${group || 'the core group'}`);
-    const path = `${resourcePath({ ...r, version }, r.namespaced ? ref.namespace : undefined)}/${encodeURIComponent(ref.name)}${dryRun ? '?dryRun=All' : ''}`;
-    const res = await apiRequest(this.kc, 'PATCH', path, { body: JSON.stringify(ops), contentType: 'application/json-patch+json' });
-    return JSON.parse(res.body) as ClusterObject;
+    return `${resourcePath({ ...r, version }, r.namespaced ? ref.namespace : undefined)}/${encodeURIComponent(ref.name)}`;
   }
 
-  /** A streamed text GET (a container's log, followed). */
-  streamText(path: string, onChunk: (text: string) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
-    return streamText(this.kc, path, onChunk, signal, onOpen);
+  /**
+   * Requests to this cluster sent as `who`: null is the context's own identity (in local mode, the
+   * user's own kubeconfig); otherwise the user's bearer token or the user impersonated from the
+   * context's account. The server's watches always use its own identity.
+   */
+  as(who: ActAs | null): ClusterClient {
+    const kc = this.kc;
+    const as = who ?? undefined;
+    const send = async (method: string, path: string, body: unknown, contentType = 'application/json'): Promise<ClusterObject> => {
+      const res = await apiRequest(kc, method, path, { body: body === undefined ? undefined : JSON.stringify(body), contentType, as });
+      return JSON.parse(res.body) as ClusterObject;
+    };
+    return {
+      getJson: <T>(path: string, signal?: AbortSignal) => getJson<T>(kc, path, signal, as),
+      postJson: (path: string, body: unknown) => send('POST', path, body),
+      streamText: (path, onChunk, signal, onOpen) => streamText(kc, path, onChunk, signal, onOpen, as),
+      patchJson: (ref, ops, dryRun) => send('PATCH', `${this.objectPath(ref)}${dryRun ? '?dryRun=All' : ''}`, ops, 'application/json-patch+json'),
+      deleteObject: (ref, o) => {
+        const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: o.propagationPolicy };
+        if (o.resourceVersion) body.preconditions = { resourceVersion: o.resourceVersion };
+        if (o.dryRun) body.dryRun = ['All'];
+        return send('DELETE', `${this.objectPath(ref)}${o.dryRun ? '?dryRun=All' : ''}`, body);
+      },
+    };
   }
 
   start(): void {

@@ -7,6 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { gunzipSync } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { ActAs } from './types.ts';
 
 export interface ApiResponse {
   status: number;
@@ -31,12 +32,15 @@ export class ApiError extends Error {
  * fresh TLS handshake) per request; list pages, watches and writes should share connections.
  * Credentials in headers (tokens, exec plugin output) are still applied per request.
  */
-const agents = new WeakMap<KubeConfig, { key: string; agent: https.Agent }>();
+const agents = new WeakMap<KubeConfig, Map<string, { key: string; agent: https.Agent }>>();
 
-function keepAliveAgent(kc: KubeConfig, opts: https.RequestOptions): https.Agent {
+/** `pool`: requests with the context's client certificate and those without it keep apart. */
+function keepAliveAgent(kc: KubeConfig, opts: https.RequestOptions, pool: 'own' | 'bearer'): https.Agent {
   const o = opts as https.RequestOptions & { ca?: unknown; cert?: unknown; key?: unknown; pfx?: unknown; passphrase?: string; rejectUnauthorized?: boolean; servername?: string };
   const key = JSON.stringify([String(o.ca ?? ''), String(o.cert ?? ''), String(o.key ?? ''), String(o.pfx ?? ''), o.rejectUnauthorized, o.servername]);
-  const cached = agents.get(kc);
+  let pools = agents.get(kc);
+  if (!pools) agents.set(kc, (pools = new Map()));
+  const cached = pools.get(pool);
   if (cached && cached.key === key) return cached.agent;
   cached?.agent.destroy();
   const agent = new https.Agent({
@@ -50,19 +54,42 @@ function keepAliveAgent(kc: KubeConfig, opts: https.RequestOptions): https.Agent
     rejectUnauthorized: o.rejectUnauthorized,
     servername: o.servername,
   });
-  agents.set(kc, { key, agent });
+  pools.set(pool, { key, agent });
   return agent;
 }
 
-async function requestOptions(kc: KubeConfig, method: string, path: string, headers: Record<string, string>): Promise<{ url: URL; opts: https.RequestOptions }> {
+/**
+ * Sends a request as someone else than the context's own identity: with a user's own bearer token
+ * (the context's client certificate is dropped, since the API server would authenticate the
+ * certificate first), or impersonating a user from the context's account.
+ */
+function applyActAs(opts: https.RequestOptions, as: ActAs): void {
+  const headers = opts.headers as Record<string, string | string[]>;
+  if (as.kind === 'bearer') {
+    const o = opts as https.RequestOptions & { cert?: unknown; key?: unknown; pfx?: unknown; passphrase?: unknown };
+    delete o.cert;
+    delete o.key;
+    delete o.pfx;
+    delete o.passphrase;
+    delete opts.auth;
+    headers.authorization = `Bearer ${as.token}`;
+    return;
+  }
+  headers['impersonate-user'] = as.user;
+  if (as.groups.length > 0) headers['impersonate-group'] = as.groups;
+  if (as.uid) headers['impersonate-uid'] = as.uid;
+}
+
+async function requestOptions(kc: KubeConfig, method: string, path: string, headers: Record<string, string>, as?: ActAs): Promise<{ url: URL; opts: https.RequestOptions }> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new ApiError(0, 'NoCluster', 'the kubeconfig context names no cluster');
   const url = new URL(path, cluster.server.endsWith('/') ? cluster.server : `${cluster.server}/`);
   const opts: https.RequestOptions = { method, headers: { ...headers } };
   await kc.applyToHTTPSOptions(opts);
+  if (as) applyActAs(opts, as);
   if (url.protocol === 'https:') {
     const fresh = opts.agent;
-    opts.agent = keepAliveAgent(kc, opts);
+    opts.agent = keepAliveAgent(kc, opts, as?.kind === 'bearer' ? 'bearer' : 'own');
     if (fresh && fresh !== opts.agent && typeof (fresh as https.Agent).destroy === 'function') (fresh as https.Agent).destroy();
   } else {
     delete opts.agent;
@@ -72,7 +99,7 @@ async function requestOptions(kc: KubeConfig, method: string, path: string, head
 
 /** Closes the pooled connections of a context (when a cluster is removed or the process stops). */
 export function closeConnections(kc: KubeConfig): void {
-  agents.get(kc)?.agent.destroy();
+  for (const p of agents.get(kc)?.values() ?? []) p.agent.destroy();
   agents.delete(kc);
 }
 
@@ -96,13 +123,13 @@ export async function apiRequest(
   kc: KubeConfig,
   method: string,
   path: string,
-  options: { body?: string; contentType?: string; accept?: string; timeoutMs?: number; signal?: AbortSignal; gzip?: boolean } = {},
+  options: { body?: string; contentType?: string; accept?: string; timeoutMs?: number; signal?: AbortSignal; gzip?: boolean; as?: ActAs } = {},
 ): Promise<ApiResponse> {
   const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
   // Large proxied answers (a Prometheus query over every GPU) shrink tenfold compressed.
   if (options.gzip) headers['accept-encoding'] = 'gzip';
   if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
-  const { url, opts } = await requestOptions(kc, method, path, headers);
+  const { url, opts } = await requestOptions(kc, method, path, headers, options.as);
   const lib = url.protocol === 'http:' ? http : https;
   return new Promise((resolve, reject) => {
     const req = lib.request(url, { ...opts, signal: options.signal, timeout: options.timeoutMs ?? 30_000 }, (res) => {
@@ -135,8 +162,8 @@ export async function apiRequest(
   });
 }
 
-export async function getJson<T>(kc: KubeConfig, path: string, signal?: AbortSignal): Promise<T> {
-  const r = await apiRequest(kc, 'GET', path, { signal });
+export async function getJson<T>(kc: KubeConfig, path: string, signal?: AbortSignal, as?: ActAs): Promise<T> {
+  const r = await apiRequest(kc, 'GET', path, { signal, as });
   return JSON.parse(r.body) as T;
 }
 
@@ -145,8 +172,8 @@ export async function getJson<T>(kc: KubeConfig, path: string, signal?: AbortSig
  * Resolves when the server ends it or `signal` aborts; rejects with the server's Status on a non-2xx
  * answer (its body read first) or on a transport error.
  */
-async function streamBody(kc: KubeConfig, path: string, accept: string, signal: AbortSignal, onData: (chunk: string, fail: (e: Error) => void) => void, onOpen?: () => void): Promise<void> {
-  const { url, opts } = await requestOptions(kc, 'GET', path, { accept });
+async function streamBody(kc: KubeConfig, path: string, accept: string, signal: AbortSignal, onData: (chunk: string, fail: (e: Error) => void) => void, onOpen?: () => void, as?: ActAs): Promise<void> {
+  const { url, opts } = await requestOptions(kc, 'GET', path, { accept }, as);
   const lib = url.protocol === 'http:' ? http : https;
   await new Promise<void>((resolve, reject) => {
     const req = lib.request(url, { ...opts, signal }, (res) => {
@@ -208,6 +235,6 @@ export function streamLines(kc: KubeConfig, path: string, onLine: (value: unknow
 }
 
 /** Streams a text body (a container's log, `follow=true`) chunk by chunk as it arrives. */
-export function streamText(kc: KubeConfig, path: string, onChunk: (text: string) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
-  return streamBody(kc, path, 'text/plain, */*', signal, (chunk) => onChunk(chunk), onOpen);
+export function streamText(kc: KubeConfig, path: string, onChunk: (text: string) => void, signal: AbortSignal, onOpen?: () => void, as?: ActAs): Promise<void> {
+  return streamBody(kc, path, 'text/plain, */*', signal, (chunk) => onChunk(chunk), onOpen, as);
 }

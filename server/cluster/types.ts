@@ -34,3 +34,9 @@ export function groupKind(group: string, kind: string): string {
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/**
+ * Whom a request is sent as, when not as the kubeconfig context itself: a user's own bearer token,
+ * or that user impersonated from the context's account (which needs the `impersonate` verb).
+ */
+export type ActAs = { kind: 'bearer'; token: string } | { kind: 'impersonate'; user: string; groups: string[]; uid?: string };

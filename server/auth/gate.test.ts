@@ -9,6 +9,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { requestGate, type Gate } from './gate.ts';
+import { sharedMode } from './shared-mode.ts';
+
+const shared = (accessToken: string) => sharedMode({ accessToken });
 
 interface Answer {
   status: number;
@@ -46,9 +49,12 @@ function startBehind(gate: () => Gate): Promise<{ port: number; seen: string[]; 
   const seen: string[] = [];
   let g: Gate | null = null;
   const server = http.createServer((req, res) => {
-    if (!g || g.refuse(req, res)) return;
-    seen.push(`${req.method} ${req.url}`);
-    res.end(JSON.stringify({ ok: true, csp: req.headers['content-security-policy'] ?? null }));
+    if (!g) return;
+    void g.answer(req, res).then((answered) => {
+      if (answered) return;
+      seen.push(`${req.method} ${req.url}`);
+      res.end(JSON.stringify({ ok: true, csp: req.headers['content-security-policy'] ?? null }));
+    });
   });
   return new Promise((ok) =>
     server.listen(0, '127.0.0.1', () => {
@@ -71,7 +77,7 @@ before(async () => {
   });
   exposed = await startBehind(function (this: { port: number }) {
     exposedPort = this.port;
-    return requestGate({ bindHost: '0.0.0.0', port: this.port, token: 's3cret', allowedHosts: ['wmap.example.com'] });
+    return requestGate({ bindHost: '0.0.0.0', port: this.port, shared: shared('s3cret'), allowedHosts: ['wmap.example.com'] });
   });
 });
 after(async () => {
@@ -178,35 +184,23 @@ test('an exposed server: Host is its configured names, the token is required, ma
   assertJsonError(await raw(exposedPort, { path: '/api/workloads', headers: { host } }), 401, 'unauthorized');
   assertJsonError(await raw(exposedPort, { path: '/api/workloads', headers: { host: 'evil.example', authorization: 'Bearer s3cret' } }), 421, 'wrong_host');
   assert.equal((await raw(exposedPort, { path: '/api/workloads', headers: { host, authorization: 'Bearer s3cret' } })).status, 200);
-  assert.equal((await raw(exposedPort, { path: '/api/workloads', headers: { host, cookie: 'a=1; wmap_token=s3cret' } })).status, 200);
-  for (const cookie of ['wmap_token=%', 'wmap_token=%E0%A4%A', 'wmap_token', 'wmap_token=; wmap_token=s3cret', '=%%; wmap_token="%zz"', 'wmap_token=s3cre', `wmap_token=${'x'.repeat(4000)}`]) {
+  const link = await raw(exposedPort, { path: '/?token=s3cret', headers: { host } });
+  const session = /wmap_session=([^;]+)/.exec(String(link.headers['set-cookie']))?.[1] ?? '';
+  assert.ok(session.length >= 40, 'the link gives a session cookie');
+  assert.equal((await raw(exposedPort, { path: '/api/workloads', headers: { host, cookie: `a=1; wmap_session=${session}` } })).status, 200);
+  // The old raw-token cookie is no credential any more; nor is anything malformed.
+  for (const cookie of ['wmap_token=s3cret', 'wmap_session=%', 'wmap_session=%E0%A4%A', 'wmap_session', `wmap_session=; wmap_session=${session}`, '=%%; wmap_session="%zz"', `wmap_session=${session.slice(1)}`, `wmap_session=${'x'.repeat(4000)}`]) {
     assertJsonError(await raw(exposedPort, { path: '/api/workloads', headers: { host, cookie } }), 401, 'unauthorized');
   }
   assertJsonError(await raw(exposedPort, { path: '/api/workloads', headers: { host, authorization: 'Bearer wrong' } }), 401, 'unauthorized');
   assertJsonError(await raw(exposedPort, { path: '/api/workloads', headers: { host, authorization: 'Basic s3cret' } }), 401, 'unauthorized');
-});
-
-test('the token link redirects within this server only, never to another host', async () => {
-  const host = `wmap.example.com:${exposedPort}`;
-  const cases: [string, string][] = [
-    ['/workloads?token=s3cret&q=x', '/workloads?q=x'],
-    ['/.//evil.example?token=s3cret', '/evil.example'],
-    ['//evil.example/?token=s3cret', '/evil.example/'],
-    ['/\\evil.example?token=s3cret', '/evil.example'],
-    ['/%2F%2Fevil.example?token=s3cret', '/%2F%2Fevil.example'],
-    ['/a/../..//evil.example?token=s3cret', '/evil.example'],
-  ];
-  for (const [path, want] of cases) {
-    const a = await raw(exposedPort, { path, headers: { host } });
-    assert.equal(a.status, 303, path);
-    assert.equal(a.headers.location, want, path);
-    assert.ok(!String(a.headers.location).startsWith('//') && !String(a.headers.location).startsWith('/\\'), path);
-    assert.match(String(a.headers['set-cookie']), /wmap_token=s3cret; HttpOnly; SameSite=Strict; Path=\//);
-  }
-  // A wrong token in the link is no token: no cookie, no redirect.
-  const wrong = await raw(exposedPort, { path: '/?token=nope', headers: { host } });
-  assert.equal(wrong.status, 401);
-  assert.equal(wrong.headers['set-cookie'], undefined);
+  // A browser navigating without a session is sent to the sign-in page, which says how to sign in.
+  const nav = await raw(exposedPort, { path: '/workloads?x=1', headers: { host, accept: 'text/html', 'sec-fetch-mode': 'navigate' } });
+  assert.equal(nav.status, 303);
+  assert.equal(nav.headers.location, `/signin?next=${encodeURIComponent('/workloads?x=1')}`);
+  const page = await raw(exposedPort, { path: '/signin', headers: { host } });
+  assert.equal(page.status, 200);
+  assert.match(page.body, /<form method="post" action="\/auth\/signin">/);
 });
 
 test('an exposed server accepts its https origin behind a TLS proxy', async () => {
@@ -223,8 +217,9 @@ test('a loopback server also answers the names configured for a tunnel, and only
 });
 
 test('configuration mistakes are refused at start, not at the first request', () => {
-  assert.throws(() => requestGate({ bindHost: '0.0.0.0', port: 1, allowedHosts: ['a'] }), /access token/);
-  assert.throws(() => requestGate({ bindHost: '0.0.0.0', port: 1, token: 't' }), /WMAP_ALLOWED_HOSTS/);
-  assert.throws(() => requestGate({ bindHost: '10.0.0.5', port: 1, token: 't', allowedHosts: ['bad host/x'] }), /not a host name/);
-  assert.doesNotThrow(() => requestGate({ bindHost: '10.0.0.5', port: 1, token: 't' }));
+  assert.throws(() => requestGate({ bindHost: '0.0.0.0', port: 1, allowedHosts: ['a'] }), /shared mode/);
+  assert.throws(() => requestGate({ bindHost: '0.0.0.0', port: 1, shared: shared('t') }), /WMAP_ALLOWED_HOSTS/);
+  assert.throws(() => requestGate({ bindHost: '10.0.0.5', port: 1, shared: shared('t'), allowedHosts: ['bad host/x'] }), /not a host name/);
+  assert.doesNotThrow(() => requestGate({ bindHost: '10.0.0.5', port: 1, shared: shared('t') }));
+  assert.throws(() => sharedMode({}), /a way to sign in/);
 });

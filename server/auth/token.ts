@@ -1,11 +1,9 @@
 /**
- * The access token of a server bound beyond loopback: `Authorization: Bearer <token>`, or the
- * `wmap_token` cookie that a `?token=<token>` link is traded for. Nothing here throws on what a
- * client sends: a malformed cookie is no cookie.
+ * Reading credentials from a request: bearer tokens, cookies, constant-time comparison, and where a
+ * sign-in link may redirect to. Nothing here throws on what a client sends: a malformed cookie is no
+ * cookie.
  */
 import { timingSafeEqual } from 'node:crypto';
-
-export const TOKEN_COOKIE = 'wmap_token';
 
 export function tokenMatches(given: string | undefined, want: string): boolean {
   if (!given) return false;
@@ -38,15 +36,6 @@ export function cookieValue(header: string | string[] | undefined, name: string)
 export function bearerToken(header: string | undefined): string | undefined {
   const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
   return m ? m[1] : undefined;
-}
-
-/** The token a request presents: its bearer token, else its cookie. */
-export function presentedToken(headers: { authorization?: string; cookie?: string | string[] }): string | undefined {
-  return bearerToken(headers.authorization) ?? cookieValue(headers.cookie, TOKEN_COOKIE);
-}
-
-export function tokenCookie(token: string): string {
-  return `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`;
 }
 
 const PLACEHOLDER_ORIGIN = 'http://wmap.invalid';

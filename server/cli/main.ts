@@ -4,6 +4,7 @@ import { cmdCatalog, cmdResolve, cmdValidate, UsageError, type Io } from './offl
 import { createLogger, setRootLogger } from '../log/index.ts';
 import { cmdGetWorkloads, cmdTree, cmdVerify, gpuPatterns, usageSettingsOf, type LiveFlags } from './live-commands.ts';
 import { cmdTopWorkloads } from './top-command.ts';
+import type { ContainerFlags, LabelFlags, ResourceFlags, WriteFlags } from './action-commands.ts';
 
 function waitForSignal(): Promise<void> {
   return new Promise((resolve) => {
@@ -110,14 +111,34 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       code = await cmdLogs(ref, { ...o, gpuResources: gpuFlag() }, io);
     });
 
+  // The write commands: each prints the diff, dry-runs on the server, writes with a resourceVersion precondition.
+  const writeFlags = (c: Command) => liveFlags(c).option('--dry-run [mode]', 'client: show the diff only; server: also let the API server check it, without persisting; none: write (the default)');
+  const actions = () => import('./action-commands.ts');
   for (const action of ['suspend', 'resume'] as const) {
-    liveFlags(program.command(action).description(`${action} a workload through its definition's suspendDefinition: prints the diff, dry-runs on the server, writes with a resourceVersion precondition`).argument('<kind/name>'))
-      .option('--dry-run [mode]', 'client: show the diff only; server: also let the API server check it, without persisting; none: write (the default)')
-      .action(async (ref: string, o: LiveFlags & { dryRun?: string | boolean }) => {
-        const { cmdAction } = await import('./action-commands.ts');
-        code = await cmdAction(action, ref, { ...o, gpuResources: gpuFlag() }, io);
-      });
+    writeFlags(program.command(action).description(`${action} a workload through its definition's suspendDefinition: prints the diff, dry-runs on the server, writes with a resourceVersion precondition`).argument('<kind/name>'))
+      .action(async (ref: string, o: WriteFlags) => { code = await (await actions()).cmdAction(action, ref, { ...o, gpuResources: gpuFlag() }, io); });
   }
+  for (const [name, action] of [['label', 'labels'], ['annotate', 'annotations']] as const) {
+    writeFlags(program.command(name).description(`set (key=value) or remove (key-) ${action} on the pod templates of a role, or of every role: like kubectl ${name}, through the definition`).argument('<kind/name>').argument('<changes...>', 'key=value sets, key- removes'))
+      .option('-r, --role <role>', 'only this role (as `wmap tree` names it, or a component for all its instances); default: every role with a pod template')
+      .option('--overwrite', `change ${action} that already have another value`, false)
+      .action(async (ref: string, changes: string[], o: LabelFlags) => { code = await (await actions()).cmdLabel(action, ref, changes, { ...o, gpuResources: gpuFlag() }, io); });
+  }
+  const set = program.command('set').description("change a role's pod template, like kubectl set: image, env, resources");
+  const roleFlags = (c: Command) => writeFlags(c).requiredOption('-r, --role <role>', 'the role (as `wmap tree` names it, or a component for all its instances)');
+  roleFlags(set.command('image').description('set container images in the pod templates of a role').argument('<kind/name>').argument('<container=image...>', 'CONTAINER=IMAGE pairs (*=IMAGE: every container of the role)'))
+    .action(async (ref: string, pairs: string[], o: ContainerFlags) => { code = await (await actions()).cmdSetImage(ref, pairs, { ...o, gpuResources: gpuFlag() }, io); });
+  roleFlags(set.command('env').description("set (KEY=VALUE) or remove (KEY-) a container's environment variables in the pod templates of a role").argument('<kind/name>').argument('<changes...>', 'KEY=VALUE sets, KEY- removes'))
+    .option('-c, --container <name>', "the container (default: the role's only one)")
+    .action(async (ref: string, changes: string[], o: ContainerFlags) => { code = await (await actions()).cmdSetEnv(ref, changes, { ...o, gpuResources: gpuFlag() }, io); });
+  roleFlags(set.command('resources').description("set a container's resource requests and limits in the pod templates of a role").argument('<kind/name>'))
+    .option('-c, --container <name>', "the container (default: the role's only one)")
+    .option('--requests <list>', 'requests, e.g. cpu=1,memory=2Gi (name- removes one)')
+    .option('--limits <list>', 'limits, e.g. nvidia.com/gpu=2 (name- removes one)')
+    .action(async (ref: string, o: ResourceFlags) => { code = await (await actions()).cmdSetResources(ref, { ...o, gpuResources: gpuFlag() }, io); });
+  writeFlags(program.command('delete').description('delete a workload (its root object) with a resourceVersion precondition; what it owns goes with it unless --cascade=orphan').argument('<kind/name>'))
+    .option('--cascade <mode>', 'background (the default): dependents are removed after the root; foreground: before it; orphan: left behind', 'background')
+    .action(async (ref: string, o: WriteFlags & { cascade?: string }) => { code = await (await actions()).cmdDelete(ref, { ...o, gpuResources: gpuFlag() }, io); });
 
   liveFlags(program.command('verify').description("compare a definition's view with the raw ownership graph; exit 1 on a discrepancy").argument('[kind/name]'))
     .option('--all', 'every workload', false)
@@ -132,10 +153,28 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG or ~/.kube/config)')
     .option('--context <name...>', 'only these contexts')
     .option('--token <token>', 'access token required from clients (or WMAP_TOKEN)')
-    .option('--allowed-host <name...>', 'host names or addresses clients use to reach an exposed server (or WMAP_ALLOWED_HOSTS)'))
-    .action(async (o: { port: string; host: string; demo: boolean; kubeconfig?: string; context?: string[]; token?: string; allowedHost?: string[] } & LiveFlags) => {
+    .option('--allowed-host <name...>', 'host names or addresses clients use to reach an exposed server (or WMAP_ALLOWED_HOSTS)')
+    .option('--shared', 'shared mode on loopback too: every request signs in (always on beyond loopback or in a cluster)', false)
+    .option('--no-token-signin', 'shared mode: do not accept Kubernetes bearer tokens (TokenReview) for sign-in')
+    .option('--auth-cluster <context>', 'shared mode: the cluster whose TokenReview checks sign-in tokens (default: the first)')
+    .option('--oidc-issuer <url>', 'shared mode: OIDC sign-in with this issuer (or WMAP_OIDC_ISSUER)', process.env.WMAP_OIDC_ISSUER)
+    .option('--oidc-client-id <id>', 'the OIDC client id (or WMAP_OIDC_CLIENT_ID)', process.env.WMAP_OIDC_CLIENT_ID)
+    .option('--oidc-username-claim <claim>', 'the ID token claim that is the Kubernetes user name', 'email')
+    .option('--oidc-groups-claim <claim>', 'the ID token claim with the groups', 'groups')
+    .option('--public-url <url>', "the dashboard's external URL (the OIDC callback is <url>/auth/oidc/callback; https makes cookies Secure)")
+    .option('--auth-proxy-user-header <name>', 'shared mode behind an authenticating proxy: its user header (the proxy secret comes from WMAP_PROXY_SECRET)', 'x-remote-user')
+    .option('--auth-proxy-group-header <name>', "the proxy's group header", 'x-remote-group')
+    .option('--read-only', 'no writes (actions) at all', false)
+    .option('--allow-writes', 'writes in shared mode, authorized as each user (off by default there)', false))
+    .action(async (o: { port: string; host: string; demo: boolean; kubeconfig?: string; context?: string[]; token?: string; allowedHost?: string[]; shared: boolean; tokenSignin: boolean; authCluster?: string; oidcIssuer?: string; oidcClientId?: string; oidcUsernameClaim: string; oidcGroupsClaim: string; publicUrl?: string; authProxyUserHeader: string; authProxyGroupHeader: string; readOnly: boolean; allowWrites: boolean } & LiveFlags) => {
       const { serve } = await import('./serve.ts');
-      const s = await serve({ port: Number(o.port), host: o.host, demo: o.demo, kubeconfig: o.kubeconfig, contexts: o.context, token: o.token, allowedHosts: o.allowedHost, gpuResources: gpuPatterns(gpuFlag()), usage: usageSettingsOf(o) });
+      const port = Number(o.port);
+      const publicUrl = (o.publicUrl ?? `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${port}`).replace(/\/+$/, '');
+      if (o.oidcIssuer && !o.oidcClientId) throw new UsageError('--oidc-issuer needs --oidc-client-id (or WMAP_OIDC_CLIENT_ID)');
+      const oidc = o.oidcIssuer && o.oidcClientId ? { issuer: o.oidcIssuer, clientId: o.oidcClientId, clientSecret: process.env.WMAP_OIDC_CLIENT_SECRET, redirectUri: `${publicUrl}/auth/oidc/callback`, usernameClaim: o.oidcUsernameClaim, groupsClaim: o.oidcGroupsClaim } : undefined;
+      const proxySecret = process.env.WMAP_PROXY_SECRET;
+      const proxy = proxySecret ? { secret: proxySecret, userHeader: o.authProxyUserHeader, groupHeader: o.authProxyGroupHeader } : undefined;
+      const s = await serve({ port, host: o.host, demo: o.demo, kubeconfig: o.kubeconfig, contexts: o.context, token: o.token, allowedHosts: o.allowedHost, gpuResources: gpuPatterns(gpuFlag()), usage: usageSettingsOf(o), shared: o.shared, tokenSignIn: o.tokenSignin, authCluster: o.authCluster, oidc, proxy, readOnly: o.readOnly, allowWrites: o.allowWrites, publicUrl: o.publicUrl });
       await waitForSignal();
       // Stopping must never hang on a slow peer or a busy stretch: a few seconds, then out.
       setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();

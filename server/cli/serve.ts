@@ -4,7 +4,7 @@
  * (or with `--demo`). Binding beyond loopback requires an access token.
  */
 import http from 'node:http';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chooseUsageSettings } from '../workloads/usage-settings.ts';
 import type { UsageSettings } from '../workloads/live.ts';
@@ -16,7 +16,8 @@ import { setRuntime, type Runtime } from '../workloads/runtime.ts';
 import { logger } from '../log/index.ts';
 import type { PrometheusHandle, SimHandle } from '../sim/index.ts';
 import { simTestHooks } from './test-hooks.ts';
-import { buildScriptHashes, isLoopbackBind, parseHostList, requestGate, setValidator, startValidator } from '../auth/index.ts';
+import { buildScriptHashes, hostPolicy, isLoopbackBind, parseHostList, requestGate, setAccessSettings, setValidator, startValidator, type OidcConfig, type ProxyAuthOptions } from '../auth/index.ts';
+import { accessOf } from './serve-access.ts';
 
 export interface ServeOptions {
   port: number;
@@ -31,6 +32,20 @@ export interface ServeOptions {
   gpuResources?: string[];
   /** GPU utilization settings; null switches it off (default: usage-settings.ts's defaults). */
   usage?: UsageSettings | null;
+  /** Shared mode on loopback too (it is always on when bound beyond loopback or running in a cluster). */
+  shared?: boolean;
+  /** Kubernetes token sign-in in shared mode (default on): tokens are reviewed by `authCluster`. */
+  tokenSignIn?: boolean;
+  /** The cluster (context) whose TokenReview validates sign-in tokens (default: the first). */
+  authCluster?: string;
+  oidc?: OidcConfig;
+  proxy?: ProxyAuthOptions;
+  /** No writes at all. */
+  readOnly?: boolean;
+  /** Writes in shared mode (off by default there; on by default in local mode). */
+  allowWrites?: boolean;
+  /** The dashboard's external URL (OIDC redirects; https makes cookies Secure). */
+  publicUrl?: string;
 }
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -65,14 +80,19 @@ function usageOf(opts: ServeOptions): UsageSettings | undefined {
   return opts.usage ?? chooseUsageSettings() ?? undefined;
 }
 
+/** Running in a pod: the service account's token is mounted and the API server is in the environment. */
+function inCluster(): boolean {
+  return !!process.env.KUBERNETES_SERVICE_HOST && existsSync('/var/run/secrets/kubernetes.io/serviceaccount/token');
+}
+
 export async function serve(opts: ServeOptions): Promise<Served> {
   const log = logger('serve');
   const exposed = !isLoopbackBind(opts.host);
   const token = opts.token ?? process.env.WMAP_TOKEN;
-  if (exposed && !token) throw new Error(`binding to ${opts.host} exposes the dashboard beyond this machine: set an access token with --token or WMAP_TOKEN`);
+  const sharedMode = exposed || opts.shared === true || token !== undefined || opts.oidc !== undefined || opts.proxy !== undefined || inCluster();
   const allowedHosts = opts.allowedHosts ?? parseHostList(process.env.WMAP_ALLOWED_HOSTS);
   // Fails now (before anything starts) when the host names an exposed server answers to are unknown.
-  requestGate({ bindHost: opts.host, port: opts.port || 1, token, allowedHosts });
+  hostPolicy({ bindHost: opts.host, port: opts.port || 1, allowedHosts });
 
   let sim: SimHandle | null = null;
   let prometheus: PrometheusHandle | null = null;
@@ -101,6 +121,9 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   const runtime: Runtime = { live, startedAt: new Date().toISOString(), demo: sim ? { kubeconfigPath: sim.kubeconfigPath } : null, testHooks: hooks };
   setRuntime(runtime);
 
+  const access = await accessOf(opts, live, clusters.map((c) => c.name), sharedMode, token);
+  setAccessSettings(access.settings);
+
   const { default: next } = await import('next');
   const app = next({ dev: false, dir: ROOT, hostname: opts.host, port: opts.port, customServer: true });
   await app.prepare();
@@ -114,8 +137,16 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   // The gate needs the port the server really listens on (port 0 picks one), so it is made on listen.
   let gate: ReturnType<typeof requestGate> | null = null;
   const server = http.createServer((req, res) => {
-    if (!gate || gate.refuse(req, res)) return;
-    void handle(req, res);
+    if (!gate) return;
+    gate.answer(req, res).then(
+      (answered) => {
+        if (!answered) void handle(req, res);
+      },
+      (e: unknown) => {
+        log.error({ err: e instanceof Error ? e.message : String(e) }, 'the request gate failed');
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"code":"internal","message":"internal error"}}');
+      },
+    );
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
@@ -123,9 +154,9 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
-  gate = requestGate({ bindHost: opts.host, port, token, allowedHosts, scriptHashes });
+  gate = requestGate({ bindHost: opts.host, port, shared: access.shared ?? undefined, allowedHosts, scriptHashes });
   const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
-  log.info({ url, clusters: clusters.map((c) => c.name), tokenRequired: exposed }, `workload-map at ${url}`);
+  log.info({ url, clusters: clusters.map((c) => c.name), mode: access.settings.mode, writes: access.settings.writes.enabled }, `workload-map at ${url}`);
   return {
     url,
     runtime,
@@ -133,6 +164,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
       await new Promise<void>((ok) => { server.close(() => ok()); server.closeAllConnections(); });
       live.stop();
       setRuntime(null);
+      setAccessSettings(null);
       setValidator(null);
       await validator.close();
       await nextApp.close?.();

@@ -5,7 +5,19 @@
 import { rowMatcher, type RowQuery } from '../../lib/rows/index.ts';
 import type { RowDelta, WorkloadRow } from '../workloads/index.ts';
 import type { LiveWorkloads } from '../workloads/live.ts';
+import { ALL_ROWS, type RowScope } from '../workloads/row-access.ts';
 import { HEARTBEAT_MS, type SnapshotEvent } from './protocol.ts';
+
+/** How often a shared-mode stream asks again what its user may see (the reviews are cached as long). */
+export const SCOPE_REFRESH_MS = 30_000;
+/** A row in a namespace the scope has not decided on is held back this long, then the scope is asked again. */
+const UNKNOWN_ROW_DELAY_MS = 300;
+
+/** What a shared-mode client may see, and how to ask again (permissions change, namespaces appear). */
+export interface ScopeSource {
+  initial: RowScope;
+  refresh(): Promise<RowScope>;
+}
 
 const encoder = new TextEncoder();
 
@@ -14,11 +26,11 @@ function frame(event: string, data: unknown, id?: number): Uint8Array {
 }
 
 /** Deltas as one filtered client sees them: rows leaving its filter become removals. */
-export function filterDeltas(deltas: RowDelta[], query: RowQuery, visible: Set<string>, now = Date.now()): RowDelta[] {
+export function filterDeltas(deltas: RowDelta[], query: RowQuery, visible: Set<string>, now = Date.now(), scope: RowScope = ALL_ROWS): RowDelta[] {
   const m = rowMatcher(query, now);
   const out: RowDelta[] = [];
   for (const d of deltas) {
-    if (d.op === 'upsert' && m.test(d.row)) {
+    if (d.op === 'upsert' && scope.test(d.row) && m.test(d.row)) {
       visible.add(d.id);
       out.push(d);
     } else if (visible.has(d.id)) {
@@ -33,17 +45,22 @@ export function filterDeltas(deltas: RowDelta[], query: RowQuery, visible: Set<s
  * Missed deltas for a resuming client. Its earlier visibility is unknown, so every row that does not
  * pass its filter becomes a removal (a removal of a row it never had is harmless).
  */
-export function resumeDeltas(missed: RowDelta[], query: RowQuery, now = Date.now()): RowDelta[] {
+export function resumeDeltas(missed: RowDelta[], query: RowQuery, now = Date.now(), scope: RowScope = ALL_ROWS): RowDelta[] {
   const m = rowMatcher(query, now);
-  return missed.map((d) => (d.op === 'upsert' && m.test(d.row) ? d : { seq: d.seq, op: 'remove', id: d.id }));
+  return missed.map((d) => (d.op === 'upsert' && scope.test(d.row) && m.test(d.row) ? d : { seq: d.seq, op: 'remove', id: d.id }));
 }
 
-export function streamResponse(live: LiveWorkloads, query: RowQuery, lastEventId: number | null, signal: AbortSignal): Response {
+/**
+ * `access` (shared mode) limits the stream to the rows its user may see; when what they may see
+ * changes — a namespace appears, a binding is added or removed — the client gets a fresh snapshot.
+ */
+export function streamResponse(live: LiveWorkloads, query: RowQuery, lastEventId: number | null, signal: AbortSignal, access?: ScopeSource): Response {
   const index = live.index;
   let cleanup = () => {};
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       const visible = new Set<string>();
+      let scope = access?.initial ?? ALL_ROWS;
       let closed = false;
       const send = (chunk: Uint8Array) => {
         if (closed) return;
@@ -56,7 +73,7 @@ export function streamResponse(live: LiveWorkloads, query: RowQuery, lastEventId
       const snapshot = () => {
         visible.clear();
         const m = rowMatcher(query, Date.now());
-        const rows: WorkloadRow[] = index.allRows().filter((r) => m.test(r));
+        const rows: WorkloadRow[] = index.allRows().filter((r) => scope.test(r) && m.test(r));
         for (const r of rows) visible.add(r.id);
         const ev: SnapshotEvent = { seq: index.currentSeq, rows, clusters: live.clusters() };
         send(frame('snapshot', ev, index.currentSeq));
@@ -66,14 +83,38 @@ export function streamResponse(live: LiveWorkloads, query: RowQuery, lastEventId
       if (missed === null) snapshot();
       else {
         const m = rowMatcher(query, Date.now());
-        for (const r of index.allRows()) if (m.test(r)) visible.add(r.id);
-        const own = resumeDeltas(missed, query);
+        for (const r of index.allRows()) if (scope.test(r) && m.test(r)) visible.add(r.id);
+        const own = resumeDeltas(missed, query, Date.now(), scope);
         if (own.length > 0) send(frame('delta', own, missed[missed.length - 1].seq));
         send(frame('clusters', live.clusters()));
       }
+      // Shared mode: ask again now and then, and soon after a row the scope has not decided on.
+      let rescoping: ReturnType<typeof setTimeout> | null = null;
+      const rescope = (delay: number) => {
+        if (!access || closed || rescoping) return;
+        rescoping = setTimeout(() => {
+          void access.refresh().then((next) => {
+            rescoping = null;
+            if (closed) return;
+            const changed = next.key !== scope.key;
+            scope = next;
+            if (changed) snapshot();
+            rescope(SCOPE_REFRESH_MS);
+          }, () => {
+            rescoping = null;
+            rescope(SCOPE_REFRESH_MS);
+          });
+        }, delay);
+      };
+      rescope(SCOPE_REFRESH_MS);
       const unsubscribe = index.subscribe((deltas) => {
-        const own = filterDeltas(deltas, query, visible);
+        const own = filterDeltas(deltas, query, visible, Date.now(), scope);
         if (own.length > 0) send(frame('delta', own, deltas[deltas.length - 1].seq));
+        if (access && deltas.some((d) => d.op === 'upsert' && !scope.knows(d.row))) {
+          if (rescoping) clearTimeout(rescoping);
+          rescoping = null;
+          rescope(UNKNOWN_ROW_DELAY_MS);
+        }
       });
       const unsubscribeClusters = live.subscribeClusters((clusters) => send(frame('clusters', clusters)));
       const heartbeat = setInterval(() => send(encoder.encode(`: ping ${Date.now()}\n\n`)), HEARTBEAT_MS);
@@ -81,6 +122,7 @@ export function streamResponse(live: LiveWorkloads, query: RowQuery, lastEventId
         if (closed) return;
         closed = true;
         clearInterval(heartbeat);
+        if (rescoping) clearTimeout(rescoping);
         unsubscribe();
         unsubscribeClusters();
         try {

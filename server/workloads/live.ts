@@ -3,7 +3,7 @@
  * watches (core kinds, every kind the definitions mention, definition CRDs, and owner kinds seen in
  * ownerReferences), and reports each cluster's connection state in the row contract's terms.
  */
-import { ClusterConnection, ConfigWatcher, credentialFiles, fingerprint, type ClusterConfig, type ClusterObject, type ConnectionOptions } from '../cluster/index.ts';
+import { ClusterConnection, ConfigWatcher, credentialFiles, fingerprint, type ActAs, type ClusterConfig, type ClusterObject, type ConnectionOptions } from '../cluster/index.ts';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { logger } from '../log/index.ts';
@@ -216,9 +216,12 @@ export class LiveWorkloads {
     await Promise.all([...this.feeds.values()].map((f) => f.refresh()));
   }
 
-  /** Reads beyond the watches (events, logs) with the cluster's credentials; null for an unknown cluster. */
-  reader(cluster: string): ClusterReader | null {
-    return this.connections.get(cluster) ?? null;
+  /**
+   * Reads beyond the watches (events, logs), sent as `as` (a shared-mode user) or with the cluster's
+   * own credentials; null for an unknown cluster.
+   */
+  reader(cluster: string, as: ActAs | null = null): ClusterReader | null {
+    return this.connections.get(cluster)?.as(as) ?? null;
   }
 
   /** Utilization of pods over time from the cluster's Prometheus; null when its source keeps no history. */

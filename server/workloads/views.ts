@@ -6,11 +6,13 @@ import { compileDefinition, isPod, loadDefinitionsFromText, ownerRefsOf, sumAmou
 import type { DefinitionEntry } from './definitions.ts';
 import { runQuery, type RowQuery } from '../../lib/rows/index.ts';
 import type { WorkloadRow } from './row.ts';
+import { ALL_ROWS, type RowScope } from './row-access.ts';
 import type { WorkloadIndex } from './workload-index.ts';
 
 /** One page of the rows a query selects, with the totals of all of them (not just the page). */
-export function pageOfRows(index: WorkloadIndex, query: RowQuery, limit: number, offset: number, now: number): WorkloadPage {
-  const r = runQuery(index.allRows(), query, now);
+export function pageOfRows(index: WorkloadIndex, query: RowQuery, limit: number, offset: number, now: number, scope: RowScope = ALL_ROWS): WorkloadPage {
+  const all = index.allRows();
+  const r = runQuery(scope === ALL_ROWS ? all : all.filter((row) => scope.test(row)), query, now);
   return { total: r.rows.length, rows: r.rows.slice(offset, offset + limit), totals: r.totals };
 }
 

@@ -51,7 +51,7 @@ async function serve(sim: SimHandle, kubeconfig = sim.kubeconfigPath): Promise<L
   return live;
 }
 
-const nodes = async () => (await (await GET()).json()) as NodesPayload;
+const nodes = async () => (await (await GET(new Request('http://127.0.0.1/api/nodes'))).json()) as NodesPayload;
 
 test('GET /api/nodes: GPU nodes with capacity, allocated and free, and the rows holding them', async () => {
   const sim = await startSim({ scenario: 'empty', controllers: true });

@@ -1,7 +1,8 @@
 import type { NodesPayload } from '@/contract/index.ts';
 import type { LiveWorkloads } from '@/server/workloads/index.ts';
 import { nodesOf } from '@/server/workloads/nodes.ts';
-import { withRuntime } from '../_shared/respond.ts';
+import { requestAccess } from '../_shared/access.ts';
+import { jsonError, withRuntime } from '../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -18,22 +19,34 @@ let last: { live: LiveWorkloads; at: number; body: NodesPayload } | null = null;
  * allocatable, allocated and free per GPU resource, and per-cluster totals (null when the nodes
  * cannot be listed: unknown, never 0).
  */
-export function GET(): Promise<Response> {
-  return withRuntime((rt) => {
+export function GET(req: Request): Promise<Response> {
+  return withRuntime(async (rt) => {
     const { live } = rt;
+    const access = requestAccess(req);
+    if (access instanceof Response) return access;
+    const own = access.principal.credential.kind === 'own';
     const now = Date.now();
-    if (last && last.live === live && now - last.at >= 0 && now - last.at < REUSE_MS) return Response.json(last.body);
+    if (own && last && last.live === live && now - last.at >= 0 && now - last.at < REUSE_MS) return Response.json(last.body);
     const index = live.index;
+    // Shared mode: the clusters whose nodes the user may list, and only the workloads they may see as holders.
+    const names = live.clusters().map((c) => c.name);
+    const allowed = own ? names : (await Promise.all(names.map(async (c) => ((await access.may(c, { verb: 'list', group: '', resource: 'nodes' })).allowed ? c : null)))).filter((c): c is string => c !== null);
+    if (allowed.length === 0) return jsonError(403, 'forbidden', `${access.principal.user} may not list nodes in any cluster`);
+    const scope = await access.scope(live);
     const body = nodesOf({
-      clusterNames: () => live.clusters().map((c) => c.name),
+      clusterNames: () => allowed,
       nodes: (c) => index.nodes(c),
       pods: (c) => index.pods(c),
-      rowIdOf: (c, uid) => index.rowIdOf(c, uid),
+      rowIdOf: (c, uid) => {
+        const id = index.rowIdOf(c, uid);
+        const row = id === undefined || own ? undefined : index.row(id);
+        return own || (row && scope.test(row)) ? id : undefined;
+      },
       info: (c) => live.connection(c)?.info(),
       gpuResources: index.gpuResources,
       usage: (c) => index.usage(c).snapshot,
     });
-    last = { live, at: now, body };
+    if (own) last = { live, at: now, body };
     return Response.json(body);
   });
 }

@@ -1,17 +1,22 @@
 import { streamResponse } from '@/server/stream/index.ts';
+import { requestAccess } from '../_shared/access.ts';
 import { rowQueryOf, withRuntime } from '../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export function GET(req: Request): Promise<Response> {
-  return withRuntime((rt) => {
+  return withRuntime(async (rt) => {
+    const access = requestAccess(req);
+    if (access instanceof Response) return access;
     const url = new URL(req.url);
     const query = rowQueryOf(url);
     if (query instanceof Response) return query;
     // EventSource sends Last-Event-ID on reconnect; a first connection may pass it as a parameter.
     const raw = req.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
     const last = raw !== null && /^\d+$/.test(raw) ? Number(raw) : null;
-    return streamResponse(rt.live, query, last, req.signal);
+    // Shared mode: the rows this user may see, asked again while the stream is open.
+    const scope = access.principal.credential.kind === 'own' ? undefined : { initial: await access.scope(rt.live), refresh: () => access.scope(rt.live) };
+    return streamResponse(rt.live, query, last, req.signal, scope);
   });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageOfRows } from '@/server/workloads/views.ts';
+import { requestAccess } from '../_shared/access.ts';
 import { badRequest, queryObject, rowQueryOf, withRuntime } from '../_shared/respond.ts';
 
 export const runtime = 'nodejs';
@@ -12,13 +13,15 @@ const paging = z.object({
 });
 
 export function GET(req: Request): Promise<Response> {
-  return withRuntime((rt) => {
+  return withRuntime(async (rt) => {
+    const access = requestAccess(req);
+    if (access instanceof Response) return access;
     const url = new URL(req.url);
     const query = rowQueryOf(url);
     if (query instanceof Response) return query;
     const { limit, offset } = queryObject(url);
     const p = paging.safeParse({ limit, offset });
     if (!p.success) return badRequest(p.error);
-    return Response.json(pageOfRows(rt.live.index, query, p.data.limit, p.data.offset, Date.now()));
+    return Response.json(pageOfRows(rt.live.index, query, p.data.limit, p.data.offset, Date.now(), await access.scope(rt.live)));
   });
 }

@@ -1,4 +1,5 @@
 import { podDetail } from '@/server/workloads/pod-inspect.ts';
+import { mayReadPod, requestAccess } from '../../../../_shared/access.ts';
 import { jsonError, withRuntime } from '../../../../_shared/respond.ts';
 
 export const runtime = 'nodejs';
@@ -14,7 +15,11 @@ export async function GET(req: Request, { params }: Params): Promise<Response> {
   const uid = new URL(req.url).searchParams.get('uid');
   return withRuntime(async (rt) => {
     const ns = namespace === '_' ? '' : namespace;
-    const d = await podDetail(rt.live.index, rt.live.reader(cluster), cluster, ns, name, uid, Date.now());
+    const access = requestAccess(req);
+    if (access instanceof Response) return access;
+    const denied = await mayReadPod(access, cluster, ns, name);
+    if (denied) return denied;
+    const d = await podDetail(rt.live.index, rt.live.reader(cluster, access.actAs(cluster)), cluster, ns, name, uid, Date.now());
     if (!d) return jsonError(404, 'not_found', `no pod ${namespace}/${name} in cluster ${cluster} (it may have been deleted)`);
     return Response.json(d);
   });

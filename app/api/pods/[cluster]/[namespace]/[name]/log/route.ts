@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { findPod } from '@/server/workloads/pod-inspect.ts';
 import { openLog } from '@/server/workloads/pod-log.ts';
+import { mayReadPod, requestAccess } from '../../../../../_shared/access.ts';
 import { badRequest, jsonError, withRuntime } from '../../../../../_shared/respond.ts';
 
 export const runtime = 'nodejs';
@@ -34,7 +35,12 @@ export async function GET(req: Request, { params }: Params): Promise<Response> {
   return withRuntime(async (rt) => {
     const ns = namespace === '_' ? '' : namespace;
     if (!findPod(rt.live.index, cluster, ns, name, uid)) return jsonError(404, 'not_found', `no pod ${namespace}/${name} in cluster ${cluster}`);
-    const reader = rt.live.reader(cluster);
+    const access = requestAccess(req);
+    if (access instanceof Response) return access;
+    const denied = await mayReadPod(access, cluster, ns, name);
+    if (denied) return denied;
+    // Sent as the user: whether they may read pods/log is the API server's answer, passed on as it is.
+    const reader = rt.live.reader(cluster, access.actAs(cluster));
     if (!reader) return jsonError(503, 'not_connected', `cluster ${cluster} is not connected`);
     const log = await openLog(reader, ns, name, { tailLines: q.sinceSeconds === undefined ? 1000 : undefined, limitBytes: 10 * 1024 * 1024, ...q }, req.signal);
     if (!log.ok) return jsonError(log.status, log.code, log.message);

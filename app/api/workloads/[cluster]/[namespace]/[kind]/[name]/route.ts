@@ -1,4 +1,5 @@
 import { workloadDetail } from '@/server/workloads/views.ts';
+import { requestAccess, visibleRow } from '../../../../../_shared/access.ts';
 import { jsonError, withRuntime } from '../../../../../_shared/respond.ts';
 
 export const runtime = 'nodejs';
@@ -8,9 +9,13 @@ interface Params {
   params: Promise<{ cluster: string; namespace: string; kind: string; name: string }>;
 }
 
-export async function GET(_req: Request, { params }: Params): Promise<Response> {
+export async function GET(req: Request, { params }: Params): Promise<Response> {
   const { cluster, namespace, kind, name } = await params;
-  return withRuntime((rt) => {
+  return withRuntime(async (rt) => {
+    const access = requestAccess(req);
+    if (access instanceof Response) return access;
+    const row = await visibleRow(rt, access, { cluster, namespace, kind, name });
+    if (row instanceof Response) return row;
     const d = workloadDetail(rt.live.index, cluster, namespace, kind, name);
     if (!d) return jsonError(404, 'not_found', `no workload ${kind} ${namespace}/${name} in cluster ${cluster}`);
     return Response.json(d);

@@ -1,4 +1,5 @@
 import { workloadEvents } from '@/server/workloads/pod-inspect.ts';
+import { requestAccess, visibleRow } from '../../../../../../_shared/access.ts';
 import { jsonError, withRuntime } from '../../../../../../_shared/respond.ts';
 
 export const runtime = 'nodejs';
@@ -9,10 +10,15 @@ interface Params {
 }
 
 /** `GET …/events`: events about the workload's root and everything it owns, newest first. */
-export async function GET(_req: Request, { params }: Params): Promise<Response> {
+export async function GET(req: Request, { params }: Params): Promise<Response> {
   const { cluster, namespace, kind, name } = await params;
   return withRuntime(async (rt) => {
-    const list = await workloadEvents(rt.live.index, rt.live.reader(cluster), cluster, namespace, kind, name, Date.now());
+    const access = requestAccess(req);
+    if (access instanceof Response) return access;
+    const row = await visibleRow(rt, access, { cluster, namespace, kind, name });
+    if (row instanceof Response) return row;
+    // Read as the user: the events they may not list are the API server's to refuse.
+    const list = await workloadEvents(rt.live.index, rt.live.reader(cluster, access.actAs(cluster)), cluster, namespace, kind, name, Date.now());
     if (!list) return jsonError(404, 'not_found', `no workload ${kind} ${namespace}/${name} in cluster ${cluster}`);
     return Response.json(list);
   });

@@ -1,5 +1,5 @@
-import { findRow } from '@/server/workloads/views.ts';
 import { usageHistory } from '@/server/workloads/usage-history.ts';
+import { requestAccess, visibleRow } from '../../../../../../../_shared/access.ts';
 import { jsonError, withRuntime } from '../../../../../../../_shared/respond.ts';
 
 export const runtime = 'nodejs';
@@ -10,11 +10,13 @@ interface Params {
 }
 
 /** `GET …/usage/history`: the workload's utilization per role over the last hour (Prometheus only; says why not otherwise). */
-export async function GET(_req: Request, { params }: Params): Promise<Response> {
+export async function GET(req: Request, { params }: Params): Promise<Response> {
   const { cluster, namespace, kind, name } = await params;
   return withRuntime(async (rt) => {
-    const row = findRow(rt.live.index, cluster, namespace, kind, name);
-    if (!row) return jsonError(404, 'not_found', `no workload ${kind} ${namespace}/${name} in cluster ${cluster}`);
+    const access = requestAccess(req);
+    if (access instanceof Response) return access;
+    const row = await visibleRow(rt, access, { cluster, namespace, kind, name });
+    if (row instanceof Response) return row;
     const snap = rt.live.index.usage(row.cluster).snapshot;
     const history = snap?.history ?? false;
     const reasonWithout = !snap || snap.source === 'none' ? `cluster ${row.cluster} has no utilization source${snap?.detail ? `: ${snap.detail}` : ''}` : `the DCGM exporters are read directly (no Prometheus found): current values only, no history`;

@@ -19,7 +19,7 @@ export { resolveWithoutDefinition, statusFromPods, NO_DEFINITION } from './resol
 export { ownerMismatch, ownerRefsOf, refText, validOwner, type OwnerReference } from './owner-rules.ts';
 export { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, podSpecGpus, sumAmounts, type GpuResourceMatcher } from './gpu.ts';
 export { parseQuantity } from './quantity.ts';
-export { planComponentUpdate, planPodTemplateUpdate, planSuspend, qualifiedNameProblem, labelValueProblem, type ContainerChanges, type PodTemplateChanges, type PlannedPatch, type TemplateTarget } from './updates.ts';
+export { planComponentUpdate, planPodTemplateUpdate, planSuspend, templateContainers, qualifiedNameProblem, labelValueProblem, type ContainerChanges, type PodTemplateChanges, type PlannedPatch, type TemplateTarget } from './updates.ts';
 export { applyJsonPatch, type JsonPatchOp } from './json-patch.ts';
 export { subtreeScale } from './gang.ts';
 export { compileCel, checkCel, type CelProgram } from './cel.ts';

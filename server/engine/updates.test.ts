@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { planComponentUpdate, planPodTemplateUpdate, planSuspend } from './updates.ts';
+import { planComponentUpdate, planPodTemplateUpdate, planSuspend, templateContainers } from './updates.ts';
 import { compileOne, JOBSET_DEFINITION, jobSetObjects } from './test-support.ts';
 import { applyJsonPatch } from './json-patch.ts';
 import type { KubeObject } from './k8s.ts';
@@ -95,6 +95,7 @@ test('a container is addressed by name: the sidecar and an init container, not t
 
 test('an unknown container names the containers of that template', () => {
   const root = twoContainerJobSet();
+  assert.deepEqual(templateContainers(def, root, { component: 'replicatedjob', instance: 'worker' }).containers, [{ name: 'trainer', init: false }, { name: 'sidecar', init: false }, { name: 'fetch', init: true }]);
   const r = planPodTemplateUpdate(def, root, [{ component: 'replicatedjob', instance: 'worker', role: 'worker' }], { containers: { main: { image: 'x:1' } } });
   assert.deepEqual(r.patch, []);
   assert.equal(r.errors[0].message, 'role worker has no container "main" (containers in its pod template: trainer, sidecar, fetch)');

@@ -173,6 +173,7 @@ interface ContainerSlot {
   path: Segment[];
   /** The fragmented spec's main container (`containerPath`): its image and resources may have paths of their own. */
   main: boolean;
+  init: boolean;
 }
 
 /**
@@ -182,25 +183,25 @@ interface ContainerSlot {
  */
 function containersOf(doc: unknown, t: Targets): ContainerSlot[] {
   const out: ContainerSlot[] = [];
-  const add = (name: string, path: Segment[], main: boolean) => {
-    if (!out.some((c) => c.name === name)) out.push({ name, path, main });
+  const add = (slot: ContainerSlot) => {
+    if (!out.some((c) => c.name === slot.name)) out.push(slot);
   };
-  const list = (base: Segment[] | undefined) => {
+  const list = (base: Segment[] | undefined, init = false) => {
     const v = base ? getAt(doc, base) : undefined;
     if (!Array.isArray(v)) return;
     v.forEach((c, i) => {
-      if (isRecord(c) && typeof c.name === 'string') add(c.name, [...base!, i], false);
+      if (isRecord(c) && typeof c.name === 'string') add({ name: c.name, path: [...base!, i], main: false, init });
     });
   };
   const f = t.fragments;
   if (f.containerPath) {
     const c = getAt(doc, f.containerPath);
-    if (isRecord(c)) add(typeof c.name === 'string' && c.name ? c.name : 'main', f.containerPath, true);
+    if (isRecord(c)) add({ name: typeof c.name === 'string' && c.name ? c.name : 'main', path: f.containerPath, main: true, init: false });
   }
   list(f.containersPath);
   if (t.spec) {
     list([...t.spec, 'containers']);
-    list([...t.spec, 'initContainers']);
+    list([...t.spec, 'initContainers'], true);
   }
   return out;
 }
@@ -508,6 +509,29 @@ function planEdits(def: CompiledDefinition, root: KubeObject, asked: Array<Templ
     return { patch: ops, object: ops.length ? (w.doc as KubeObject) : root, errors, replaced: applied.replaced, alsoChanged: ops.length ? sharedTemplates(def, root, subject, edits) : [] };
   } catch (e) {
     if (e instanceof EngineFailure) return failed(root, [...errors, e.toValue()]);
+    throw e;
+  }
+}
+
+/**
+ * The containers of each targeted pod template, by name (`init` for init containers), as a change
+ * addresses them: what a command offers when no container is named.
+ */
+export function templateContainers(def: CompiledDefinition, root: KubeObject, target: TemplateTarget): { containers: Array<{ name: string; init: boolean }>; errors: EngineError[] } {
+  const errors: EngineError[] = [];
+  const c = def.byName.get(target.component);
+  if (!c) return { containers: [], errors: [engineError('update.component', `component ${target.component} not found in definition "${def.name}"`)] };
+  const subject = describeObject(root);
+  try {
+    const ids = instanceIdsOf(c, root, subject, errors);
+    const out: Array<{ name: string; init: boolean }> = [];
+    targetsFor(c, root, ids, subject, new Set(['containerPath', 'containersPath'])).forEach((t, i) => {
+      if (target.instance !== undefined && ids[i] !== target.instance) return;
+      for (const slot of containersOf(root, t)) if (!out.some((x) => x.name === slot.name)) out.push({ name: slot.name, init: slot.init });
+    });
+    return { containers: out, errors };
+  } catch (e) {
+    if (e instanceof EngineFailure) return { containers: [], errors: [...errors, e.toValue()] };
     throw e;
   }
 }

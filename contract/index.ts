@@ -13,3 +13,4 @@ export type * from './api.ts';
 export type * from './nodes.ts';
 export type * from './usage.ts';
 export type * from './pod.ts';
+export type * from './actions.ts';

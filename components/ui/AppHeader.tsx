@@ -7,11 +7,13 @@ import { subscribeTableHref, tableHref } from '../workloads/last-view.ts';
 import { ClustersMenu } from './ClustersMenu.tsx';
 import { ConnectionIndicator } from './ConnectionIndicator.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
+import { UserMenu } from './UserMenu.tsx';
 
 const NAV = [
   { href: '/', label: 'Workloads', match: (p: string) => p === '/' || p.startsWith('/workloads') },
   { href: '/definitions', label: 'Definitions', match: (p: string) => p.startsWith('/definitions') },
   { href: '/nodes', label: 'Nodes', match: (p: string) => p.startsWith('/nodes') },
+  { href: '/audit', label: 'Audit', match: (p: string) => p.startsWith('/audit') },
 ];
 
 export function AppHeader() {
@@ -43,6 +45,7 @@ export function AppHeader() {
       <div className="ml-auto flex items-center gap-3">
         <ConnectionIndicator />
         <ClustersMenu />
+        <UserMenu />
         <ThemeToggle />
       </div>
     </header>

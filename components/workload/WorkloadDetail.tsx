@@ -13,6 +13,7 @@ import { useConnection, useLiveRow } from '../live/LiveProvider.tsx';
 import { viewFreshness } from '../live/view-freshness.ts';
 import { KindIcon } from '../ui/KindIcon.tsx';
 import { StatusBadge } from '../ui/StatusBadge.tsx';
+import { ActionsBar } from '../actions/ActionsBar.tsx';
 import { humanAge } from '../../lib/format/duration.ts';
 import { formatGpus } from '../../lib/format/gpus.ts';
 import { tableHref } from '../workloads/last-view.ts';
@@ -193,6 +194,7 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
           </span>
         </div>
       </header>
+      <ActionsBar api={url} kind={shown.kind} name={shown.name} />
       {shown.why && (
         <p className="rounded-md border border-sky-300 bg-sky-50 px-3 py-1.5 text-sm text-sky-950 dark:border-sky-800 dark:bg-sky-950/50 dark:text-sky-100" data-testid="workload-why">
           <span className="font-semibold">Why: </span>

@@ -238,7 +238,6 @@ test('wmap set resources: requests and limits merged key by key; an invalid quan
 });
 
 /** Until the lead's fix of DELETE bodies lands, the delete tests report without failing the run. */
-const DELETE_TODO = { todo: 'ClusterConnection.deleteObject sends its DeleteOptions body without Content-Length, which Node does not chunk for DELETE: the API server answers 400 (server/cluster/http.ts)' };
 
 const podsOf = (name: string) => sim.store.list('v1', 'Pod').filter((p) => p.metadata.labels?.['jobset.sigs.k8s.io/jobset-name'] === name);
 
@@ -249,7 +248,7 @@ async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void
   }
 }
 
-test('wmap delete: a dry run keeps it; the delete says what goes with it, and with Background the pods go too', DELETE_TODO, async () => {
+test('wmap delete: a dry run keeps it; the delete says what goes with it, and with Background the pods go too', async () => {
   createJobSet('del');
   await until('the pods of del', () => podsOf('del').length === 3);
   const dry = await runWmap(['delete', 'jobset/del', '--dry-run=server', ...kc()]);
@@ -268,7 +267,7 @@ test('wmap delete: a dry run keeps it; the delete says what goes with it, and wi
   await until('the pods of del to go', () => podsOf('del').length === 0);
 });
 
-test('wmap delete --cascade=orphan leaves the pods; a delete of a workload changed meanwhile is a conflict and deletes nothing', DELETE_TODO, async () => {
+test('wmap delete --cascade=orphan leaves the pods; a delete of a workload changed meanwhile is a conflict and deletes nothing', async () => {
   createJobSet('orph');
   createJobSet('keep');
   await until('the pods', () => podsOf('orph').length === 3 && podsOf('keep').length === 3);

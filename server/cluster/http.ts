@@ -128,7 +128,11 @@ export async function apiRequest(
   const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
   // Large proxied answers (a Prometheus query over every GPU) shrink tenfold compressed.
   if (options.gzip) headers['accept-encoding'] = 'gzip';
-  if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+  if (options.body !== undefined) {
+    headers['content-type'] = options.contentType ?? 'application/json';
+    // Node frames a DELETE's body only with a length (it does not chunk one): DeleteOptions need it.
+    headers['content-length'] = String(Buffer.byteLength(options.body));
+  }
   const { url, opts } = await requestOptions(kc, method, path, headers, options.as);
   const lib = url.protocol === 'http:' ? http : https;
   return new Promise((resolve, reject) => {

@@ -25,10 +25,10 @@ import {
   type TreeRole,
   type WorkloadTree,
 } from '../engine/index.ts';
-import { logger } from '../log/index.ts';
 import { groupKindOf } from './group-kind.ts';
 import type { Resolved } from './resolver.ts';
 import type { WorkloadIndex } from './workload-index.ts';
+import { recordAudit } from './audit-trail.ts';
 
 /** Key → value; `null` removes the key. */
 type Edits = Record<string, string | null>;
@@ -337,13 +337,6 @@ export function roleContainers(index: WorkloadIndex, cluster: string, rootUid: s
   return { containers: out.sort((a, b) => Number(a.init) - Number(b.init)) };
 }
 
-/** The audit log: a record per attempt whatever the log level, since who changed what must not depend on it. */
-function audit(): ReturnType<typeof logger> {
-  const l = logger('audit');
-  if (!l.isLevelEnabled('info')) l.level = 'info';
-  return l;
-}
-
 function isConflict(e: { status?: number; message?: string }): boolean {
   return e.status === 409 || (e.status === 422 && /\/metadata\/resourceVersion/.test(e.message ?? ''));
 }
@@ -378,9 +371,9 @@ async function send(plan: ActionPlan, writer: ObjectWriter, dryRun: boolean): Pr
 export async function runAction(plan: ActionPlan, writer: ObjectWriter, dryRun: DryRun, who: string | { user: string; via: string }): Promise<ActionOutcome> {
   const w = words(plan);
   const sent = plan.delete ? { delete: { propagationPolicy: plan.delete.propagationPolicy, resourceVersion: plan.delete.resourceVersion } } : { patch: plan.patch };
-  const identity = typeof who === 'string' ? { who } : { who: who.user, via: who.via };
+  const identity = typeof who === 'string' ? { who, via: 'cli' } : { who: who.user, via: who.via };
   const record = (o: Omit<ActionOutcome, 'summary'>): ActionOutcome => {
-    audit().info({ ...identity, cluster: plan.cluster, action: plan.action, object: w.object, apiVersion: plan.target.apiVersion, summary: plan.summary, ...sent, dryRun, result: o.result, message: o.message }, `${plan.action} ${w.object}: ${o.result}`);
+    recordAudit({ ...identity, cluster: plan.cluster, action: plan.action, object: plan.target, summary: plan.summary, sent, dryRun, result: o.result, message: o.message });
     return { ...o, summary: plan.summary };
   };
   if (plan.errors.length > 0) return record({ result: 'invalid', message: plan.errors.map((e) => e.message).join('; '), diff: '' });

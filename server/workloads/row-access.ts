@@ -5,6 +5,7 @@
  * row. The check itself (a cached access review) is the caller's; this module only knows rows and
  * the clusters' discovery (which plural a kind is served as).
  */
+import { groupOfApiVersion } from '../../lib/rows/identity.ts';
 import type { LiveWorkloads } from './live.ts';
 import type { WorkloadRow } from './row.ts';
 
@@ -38,16 +39,12 @@ async function inBatches<T>(items: T[], fn: (t: T) => Promise<void>): Promise<vo
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
 }
 
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
 
 /** `cluster\0group\0kind` → the namespaces (''= cluster-scoped) its rows are in. */
 function kindsAndNamespaces(rows: readonly WorkloadRow[]): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const r of rows) {
-    const k = `${r.cluster}\u0000${groupOf(r.apiVersion)}\u0000${r.kind}`;
+    const k = `${r.cluster}\u0000${groupOfApiVersion(r.apiVersion)}\u0000${r.kind}`;
     let s = out.get(k);
     if (!s) out.set(k, (s = new Set()));
     s.add(r.namespace);
@@ -79,7 +76,7 @@ export async function rowScope(live: LiveWorkloads, may: MayCheck, rows: readonl
       if ((await may(cluster, { verb: 'list', group, resource: served.resource, namespace: ns })).allowed) visible.add(`${k}\u0000${ns}`);
     });
   });
-  const keyOf = (r: WorkloadRow) => `${r.cluster}\u0000${groupOf(r.apiVersion)}\u0000${r.kind}`;
+  const keyOf = (r: WorkloadRow) => `${r.cluster}\u0000${groupOfApiVersion(r.apiVersion)}\u0000${r.kind}`;
   const test = (r: WorkloadRow) => {
     const k = keyOf(r);
     return everywhere.has(k) || visible.has(`${k}\u0000${r.namespace}`);

@@ -61,6 +61,8 @@ export class Authenticator {
   private readonly now: () => number;
   /** TokenReview answers by token hash, so that an API client's every request is not a review. */
   private readonly reviewed = new Map<string, { at: number; verdict: TokenVerdict }>();
+  /** One renewal per session at a time: a refresh token may rotate, and a reused one can revoke the grant. */
+  private readonly renewing = new Map<string, Promise<boolean>>();
 
   constructor(o: AuthenticatorOptions) {
     this.o = o;
@@ -117,7 +119,13 @@ export class Authenticator {
     const s = this.o.sessions.get(cookieValue(req.headers.cookie, SESSION_COOKIE));
     if (!s) return null;
     if (s.refresh && s.refresh.at <= this.now()) {
-      const ok = this.o.refreshSession ? await this.o.refreshSession(s).catch(() => false) : false;
+      let renewal = this.renewing.get(s.id);
+      if (!renewal) {
+        const refresh = this.o.refreshSession;
+        renewal = (refresh ? refresh(s).catch(() => false) : Promise.resolve(false)).finally(() => this.renewing.delete(s.id));
+        this.renewing.set(s.id, renewal);
+      }
+      const ok = await renewal;
       if (!ok) {
         this.o.sessions.delete(s.id);
         return { refused: 'your sign-in has expired and could not be renewed: sign in again' };

@@ -56,9 +56,10 @@ export async function offeredActions(ctx: ActionContext): Promise<ActionsOffer |
     const why = 'error' in p ? p.error : p.errors.length ? p.errors.map((e) => e.message).join('; ') : (state ?? (p.noChange ? (action === 'suspend' ? 'already suspended' : 'not suspended') : patch.allowed ? null : patch.reason));
     actions.push({ action, available: ctx.writes.enabled && why === null, reason: off(why) });
   }
-  const roles = r.tree.components.filter((c) => c.hasPodDefinition).map((c) => {
-    const found = roleContainers(ctx.index, ctx.cluster, ctx.rootUid, c.name);
-    return { name: c.name, containers: 'error' in found ? [] : found.containers };
+  // Roles as `wmap tree` names them (a JobSet's leader and worker), each with its template's containers.
+  const roles = r.tree.roles.flatMap((role) => {
+    const found = roleContainers(ctx.index, ctx.cluster, ctx.rootUid, role.name);
+    return 'error' in found ? [] : [{ name: role.name, containers: found.containers }];
   });
   const noDefinition = r.tree.definition.source === 'none' ? `${r.object.kind} ${r.object.metadata?.name} has no definition, so nothing says where its pod templates are` : null;
   for (const action of TEMPLATE_ACTIONS) {

@@ -10,12 +10,21 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AccessRule } from './api/access.ts';
+import { Authenticator } from './api/authn/authenticator.ts';
+import { ServiceAccountTokens } from './api/authn/service-account-tokens.ts';
+import { TokensController } from './api/authn/token-controller.ts';
+import type { StaticToken } from './api/authn/token-file.ts';
+import { parseTokenFile } from './api/authn/token-file.ts';
+import { SYSTEM_MASTERS } from './api/authn/user.ts';
+import { Authorizer } from './api/authorizer.ts';
 import { builtinResources, SYSTEM_NAMESPACES } from './api/builtins.ts';
 import { CrdController } from './api/crd-controller.ts';
 import type { FaultOptions } from './api/faults.ts';
 import { FaultController } from './api/faults.ts';
 import { kubeconfigYaml } from './api/kubeconfig.ts';
 import { registerServiceBackend, ServiceBackends } from './api/proxy-targets.ts';
+import { ClusterRoleAggregator } from './api/rbac/aggregation.ts';
+import { installBootstrapPolicy } from './api/rbac/bootstrap-policy.ts';
 import { Registry } from './api/registry.ts';
 import { selfSignedCert } from './api/tls.ts';
 import type { RequestLogEntry } from './api/server.ts';
@@ -26,10 +35,16 @@ import { dcgmPodServer, deviceTrackerFor, groundTruthUsage, installDcgmExporter,
 import { logger } from '../log/index.ts';
 import { encodeJson } from './store/deep-json.ts';
 import { startEventTtl } from './store/event-ttl.ts';
+import type { IdentityTokens } from './scenarios/identities.ts';
+import { installIdentities } from './scenarios/identities.ts';
 import { MemoryStore } from './store/memory-store.ts';
 import type { KubeObject, ObjectStore } from './store/object-store.ts';
 
 export type { AccessRule, AccessMatch } from './api/access.ts';
+export type { StaticToken } from './api/authn/token-file.ts';
+export { parseTokenFile } from './api/authn/token-file.ts';
+export type { DemoPerson, DemoUser } from './scenarios/identities.ts';
+export { DEMO_PEOPLE, PRODUCT_NAMESPACE, PRODUCT_SERVICE_ACCOUNT, READER_CLUSTER_ROLE } from './scenarios/identities.ts';
 export type { FaultOptions } from './api/faults.ts';
 export { FaultController, parseFaultSpec, validateFaults } from './api/faults.ts';
 export type { RequestLogEntry } from './api/server.ts';
@@ -51,8 +66,25 @@ export interface SimOptions {
   scenario?: 'empty' | 'demo' | 'scale';
   scale?: { pods?: number; workloads?: number; nodes?: number; churnPerSecond?: number };
   faults?: FaultOptions;
-  /** Extra bearer tokens with their access rules; an admin token is always generated for the kubeconfig. */
+  /**
+   * Extra bearer tokens with the simulator's own access rules (authorized by the rule, not RBAC); an
+   * admin token is always generated for the kubeconfig.
+   */
   tokens?: AccessRule[];
+  /** Static tokens, as kube-apiserver's `--token-auth-file` lists them: authenticated users, authorized by RBAC. */
+  staticTokens?: StaticToken[];
+  /** A `--token-auth-file` CSV (`token,user,uid[,"group1,group2"]`), read at start. */
+  tokenAuthFile?: string;
+  /**
+   * The shared-mode demo identities (`SimHandle.tokens`): the ServiceAccount `workload-map/workload-map`
+   * with a read-only, impersonating ClusterRole, and users alice (edit in team-llm), bob (view in
+   * team-vision) and carol (view everywhere). Default: on for the demo scenario, off otherwise.
+   */
+  identities?: boolean;
+  /** `--service-account-issuer` (default `https://kubernetes.default.svc.cluster.local`), which the API audiences default to. */
+  serviceAccountIssuer?: string;
+  /** `--api-audiences`: what tokens must be meant for to reach the API (default: the issuer). */
+  apiAudiences?: string[];
   /** Simulated time per real time for the controllers (default 1). */
   clockSpeed?: number;
   seed?: number;
@@ -92,13 +124,41 @@ export interface SimOptions {
   eventTtlMs?: number;
 }
 
+/**
+ * Bearer tokens of the simulator's identities. The demo ones exist with `SimOptions.identities` (the
+ * demo scenario's default); reading one otherwise throws.
+ */
+export interface SimTokens {
+  /** The kubeconfig's: user `kubernetes-admin` in `system:masters`. */
+  readonly admin: string;
+  /** Static token of alice (groups ml-engineers): ClusterRole edit in team-llm. */
+  readonly alice: string;
+  /** Static token of bob (groups vision): ClusterRole view in team-vision only. */
+  readonly bob: string;
+  /** Static token of carol (groups sre): ClusterRole view cluster-wide, no writes. */
+  readonly carol: string;
+  /** Bound token (a year) of the ServiceAccount workload-map/workload-map (ClusterRole workload-map-reader). */
+  readonly workloadMap: string;
+}
+
 export interface SimHandle {
   url: string;
   kubeconfigPath: string;
   /** PEM of the server certificate (its own CA) when serving HTTPS. */
   caPem?: string;
-  /** The admin token written into the kubeconfig. */
+  /** The admin token written into the kubeconfig (= tokens.admin). */
   adminToken: string;
+  tokens: SimTokens;
+  /**
+   * Writes a kubeconfig for this simulator that authenticates with `token` (at `path`, default a fresh
+   * file removed on stop; the context's namespace `namespace`, default `default`) and returns its path.
+   */
+  kubeconfigFor(token: string, options?: { path?: string; namespace?: string }): string;
+  /**
+   * A bound token of a ServiceAccount, as TokenRequest issues it (audiences default to the API
+   * server's, expiry to an hour). Throws when the ServiceAccount does not exist.
+   */
+  serviceAccountToken(namespace: string, name: string, options?: { audiences?: string[]; expirationSeconds?: number }): string;
   store: ObjectStore & MemoryStore;
   faults: FaultController;
   /** Stops the controllers and the server (watches end cleanly) and saves state when asked to. */
@@ -179,10 +239,23 @@ function saveState(store: MemoryStore, file: string): void {
   renameSync(tmp, file);
 }
 
+function simTokens(admin: string, identities: IdentityTokens | undefined): SimTokens {
+  const demo = (name: string, token: string | undefined) => () => {
+    if (token === undefined) throw new Error(`the demo identities are not installed, so there is no ${name} token (start the simulator with identities: true)`);
+    return token;
+  };
+  const person = (user: string) => identities?.people.find((p) => p.user === user)?.token;
+  const t = { admin } as SimTokens;
+  for (const user of ['alice', 'bob', 'carol'] as const) Object.defineProperty(t, user, { get: demo(user, person(user)), enumerable: true });
+  Object.defineProperty(t, 'workloadMap', { get: demo('workload-map service account', identities?.serviceAccount), enumerable: true });
+  return Object.freeze(t);
+}
+
 export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   const host = options.host ?? '127.0.0.1';
   const adminToken = randomBytes(24).toString('hex');
-  const rules: AccessRule[] = [{ token: adminToken, user: 'admin', admin: true }, ...(options.tokens ?? [])];
+  const staticTokens: StaticToken[] = [{ token: adminToken, user: 'kubernetes-admin', groups: [SYSTEM_MASTERS] }, ...(options.staticTokens ?? [])];
+  if (options.tokenAuthFile) staticTokens.push(...parseTokenFile(readFileSync(options.tokenAuthFile, 'utf8'), options.tokenAuthFile));
   if (!isLoopback(host)) {
     // Bound beyond loopback: still token-only (no anonymous access), as DESIGN's "safe by default" asks.
     logger('sim').warn({ host }, 'API server bound beyond loopback; every request needs a bearer token');
@@ -208,6 +281,9 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   if (options.stateFile) loadState(store, options.stateFile);
   const crdController = new CrdController(store, registry);
   seedNamespaces(store);
+  installBootstrapPolicy(store);
+  const aggregator = new ClusterRoleAggregator(store);
+  const serviceAccounts = new ServiceAccountTokens(store, () => now().getTime(), { issuer: options.serviceAccountIssuer, apiAudiences: options.apiAudiences });
   if (options.installCrds !== false) installCrds(store, frameworkCrds());
 
   const seed = options.seed ?? 1;
@@ -224,14 +300,17 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   const faults = new FaultController(options.faults ?? {});
   const useTls = options.tls !== false;
   const cert = useTls ? selfSignedCert([host]) : undefined;
+  const tokensController = new TokensController(store, serviceAccounts, cert?.cert);
+  // Token-less requests are admin only for plain http on loopback (kubectl sends no token over http).
+  const authenticator = new Authenticator(options.tokens ?? [], staticTokens, serviceAccounts, !useTls && isLoopback(host) ? { user: { username: 'kubernetes-admin', groups: [SYSTEM_MASTERS, 'system:authenticated'] } } : undefined);
+  const authorizer = new Authorizer(store);
   const server = new ApiServer({
-    store, registry, faults, rules, host,
+    store, registry, faults, host,
+    auth: { authenticator, authorizer, serviceAccounts },
     bookmarkIntervalMs: options.bookmarkIntervalMs,
     onRequest: options.onRequest,
     now: () => now().getTime(),
     tls: cert,
-    // Token-less requests are admin only for plain http on loopback (kubectl sends no token over http).
-    anonymous: !useTls && isLoopback(host) ? rules[0] : undefined,
     podServer: dcgmPodServer({ store, seed, now: () => now().getTime() }),
     serviceBackends: backends,
     usage: (atMs) => groundTruthUsage(store, seed, atMs ?? now().getTime()),
@@ -264,6 +343,25 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     const result = (await scenariosModule.applyScenario(store, scenario, { clock, seed: options.seed, ...(options.scale ?? {}) })) as { stop?: () => void } | undefined;
     if (result && typeof result.stop === 'function') stoppers.push(() => result.stop!());
   }
+  let identities: IdentityTokens | undefined;
+  if (options.identities ?? scenario === 'demo') {
+    const crdGroups = [...new Set(store.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition').map((c) => String((c.spec as { group?: string } | undefined)?.group ?? '')))].filter(Boolean);
+    identities = installIdentities(store, { crdGroups, issue: (sa) => serviceAccounts.issue(sa, { audiences: serviceAccounts.apiAudiences, expirationSeconds: 365 * 24 * 3600 }).token });
+    authenticator.addStaticTokens(identities.people.map((p) => ({ token: p.token, user: p.user, uid: p.uid, groups: p.groups })));
+  }
+  const tokens = simTokens(adminToken, identities);
+  let kubeconfigDir: string | undefined;
+  const kubeconfigFor = (token: string, o: { path?: string; namespace?: string } = {}): string => {
+    const path = o.path ?? join((kubeconfigDir ??= mkdtempSync(join(tmpdir(), 'wmap-sim-kc-'))), `kubeconfig-${randomBytes(4).toString('hex')}`);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, kubeconfigYaml({ server: url, token, caPem: cert?.cert, namespace: o.namespace }), { mode: 0o600 });
+    return path;
+  };
+  const serviceAccountToken = (namespace: string, name: string, o: { audiences?: string[]; expirationSeconds?: number } = {}): string => {
+    const sa = store.get('v1', 'ServiceAccount', namespace, name);
+    if (!sa) throw new Error(`serviceaccounts "${name}" not found in namespace ${namespace}`);
+    return serviceAccounts.issue(sa, { audiences: o.audiences ?? serviceAccounts.apiAudiences, expirationSeconds: o.expirationSeconds ?? 3600 }).token;
+  };
 
   let stopped = false;
   return {
@@ -271,6 +369,9 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     kubeconfigPath,
     caPem: cert?.cert,
     adminToken,
+    tokens,
+    kubeconfigFor,
+    serviceAccountToken,
     store,
     faults,
     async stop() {
@@ -280,11 +381,15 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
       await server.close();
       server.dispose();
       crdController.stop();
+      aggregator.stop();
+      tokensController.stop();
+      authorizer.stop();
       await store.idle();
       stopDeviceTracker(store);
       store.close();
       if (options.stateFile) saveState(store, options.stateFile);
       if (ownDir) rmSync(ownDir, { recursive: true, force: true });
+      if (kubeconfigDir) rmSync(kubeconfigDir, { recursive: true, force: true });
     },
     openWatches: () => server.openWatchCount(),
     seed,

@@ -43,6 +43,7 @@ interface Spec {
   categories?: string[];
   generation?: boolean;
   fields?: Fields;
+  review?: boolean;
 }
 
 function builtin(s: Spec): ResourceDescriptor {
@@ -61,6 +62,7 @@ function builtin(s: Spec): ResourceDescriptor {
     allowUnconditionalUpdate: true,
     generation: s.generation ?? false,
     fields: s.fields,
+    ...(s.review ? { review: true, verbs: ['create'] } : {}),
   };
 }
 
@@ -73,7 +75,7 @@ export function builtinResources(): ResourceDescriptor[] {
     builtin({ kind: 'Service', plural: 'services', shortNames: ['svc'], sub: ['status', 'proxy'], categories: all, fields: { 'spec.clusterIP': (o) => str(at(o, 'spec', 'clusterIP')), 'spec.type': (o) => str(at(o, 'spec', 'type')) } }),
     builtin({ kind: 'ConfigMap', plural: 'configmaps', shortNames: ['cm'] }),
     builtin({ kind: 'Secret', plural: 'secrets', fields: { type: (o) => str(o.type) } }),
-    builtin({ kind: 'ServiceAccount', plural: 'serviceaccounts', shortNames: ['sa'] }),
+    builtin({ kind: 'ServiceAccount', plural: 'serviceaccounts', shortNames: ['sa'], sub: ['token'] }),
     builtin({ kind: 'Event', plural: 'events', shortNames: ['ev'], fields: coreEventFields() }),
     eventsV1Descriptor(),
     builtin({ kind: 'Endpoints', plural: 'endpoints', shortNames: ['ep'] }),
@@ -97,6 +99,12 @@ export function builtinResources(): ResourceDescriptor[] {
     builtin({ group: 'rbac.authorization.k8s.io', kind: 'RoleBinding', plural: 'rolebindings' }),
     builtin({ group: 'rbac.authorization.k8s.io', kind: 'ClusterRole', plural: 'clusterroles', cluster: true }),
     builtin({ group: 'rbac.authorization.k8s.io', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', cluster: true }),
+    builtin({ group: 'authentication.k8s.io', kind: 'SelfSubjectReview', plural: 'selfsubjectreviews', cluster: true, review: true }),
+    builtin({ group: 'authentication.k8s.io', kind: 'TokenReview', plural: 'tokenreviews', cluster: true, review: true }),
+    builtin({ group: 'authorization.k8s.io', kind: 'LocalSubjectAccessReview', plural: 'localsubjectaccessreviews', review: true }),
+    builtin({ group: 'authorization.k8s.io', kind: 'SelfSubjectAccessReview', plural: 'selfsubjectaccessreviews', cluster: true, review: true }),
+    builtin({ group: 'authorization.k8s.io', kind: 'SelfSubjectRulesReview', plural: 'selfsubjectrulesreviews', cluster: true, review: true }),
+    builtin({ group: 'authorization.k8s.io', kind: 'SubjectAccessReview', plural: 'subjectaccessreviews', cluster: true, review: true }),
     builtin({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', plural: 'customresourcedefinitions', shortNames: ['crd', 'crds'], cluster: true, sub: ['status'], generation: true }),
   ];
 }

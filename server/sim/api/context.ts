@@ -6,14 +6,26 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MemoryStore } from '../store/memory-store.ts';
+import type { Authenticator } from './authn/authenticator.ts';
+import type { ServiceAccountTokens } from './authn/service-account-tokens.ts';
+import type { Identity } from './authn/user.ts';
+import type { Authorizer } from './authorizer.ts';
 import type { FaultController } from './faults.ts';
 import type { PodServer, ServiceBackends } from './proxy-targets.ts';
 import type { Registry, ResourceDescriptor } from './registry.ts';
 import type { ResourcePath } from './request.ts';
 import type { WatchHub } from './watch-hub.ts';
 
+/** Who requests are and what they may do, for the router and the review endpoints. */
+export interface AuthServices {
+  authenticator: Authenticator;
+  authorizer: Authorizer;
+  serviceAccounts: ServiceAccountTokens;
+}
+
 export interface ServerContext {
   store: MemoryStore;
+  auth: AuthServices;
   registry: Registry;
   faults: FaultController;
   watches: WatchHub;
@@ -41,4 +53,6 @@ export interface ResourceRequest {
   url: URL;
   desc: ResourceDescriptor;
   p: ResourcePath;
+  /** Who the request runs as (after impersonation). */
+  user: Identity;
 }

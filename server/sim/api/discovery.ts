@@ -28,6 +28,7 @@ function verbs(d: ResourceDescriptor): string[] {
 
 function subVerbs(sub: string): string[] {
   if (sub === 'log') return ['get'];
+  if (sub === 'token') return ['create'];
   if (sub === 'finalize') return ['update'];
   if (sub === 'proxy') return ['create', 'delete', 'get', 'patch', 'update'];
   return ['get', 'patch', 'update'];
@@ -37,6 +38,7 @@ function subKind(d: ResourceDescriptor, sub: string): { group: string; version: 
   if (sub === 'scale') return { group: 'autoscaling', version: 'v1', kind: 'Scale' };
   if (sub === 'log') return { group: '', version: 'v1', kind: 'Pod' };
   if (sub === 'proxy') return { group: '', version: 'v1', kind: `${d.kind}ProxyOptions` };
+  if (sub === 'token') return { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
   return { group: d.group, version: d.versions[0], kind: d.kind };
 }
 
@@ -74,7 +76,7 @@ export function resourceList(reg: Registry, group: string, version: string): unk
     for (const sub of d.subresources) {
       const k = subKind(d, sub);
       const entry: Record<string, unknown> = { name: `${d.plural}/${sub}`, singularName: '', namespaced: d.namespaced, kind: k.kind, verbs: subVerbs(sub) };
-      if (sub === 'scale') {
+      if (sub === 'scale' || sub === 'token') {
         entry.group = k.group;
         entry.version = k.version;
       }
@@ -97,7 +99,7 @@ function aggregatedResource(d: ResourceDescriptor, version: string): unknown {
   if (d.subresources.length) {
     r.subresources = d.subresources.map((sub) => {
       const k = subKind(d, sub);
-      return { subresource: sub, responseKind: sub === 'scale' || sub === 'log' || sub === 'proxy' ? k : { group: d.group, version, kind: d.kind }, verbs: subVerbs(sub) };
+      return { subresource: sub, responseKind: sub === 'scale' || sub === 'log' || sub === 'proxy' || sub === 'token' ? k : { group: d.group, version, kind: d.kind }, verbs: subVerbs(sub) };
     });
   }
   return r;

@@ -55,6 +55,8 @@ export interface ResourceDescriptor {
   view?: { group: string; kind: string; present: (stored: KubeObject) => KubeObject };
   /** Verbs served, when not all of them (a view is read-only). */
   verbs?: string[];
+  /** A create-only review (TokenReview, SubjectAccessReview, …): answered from the request, never stored. */
+  review?: boolean;
 }
 
 export function gvKey(group: string, version: string): string {

@@ -6,7 +6,7 @@ import { encodeJson } from '../store/deep-json.ts';
 import { StoreError } from '../store/object-store.ts';
 import { PatchError } from './patch.ts';
 import { SelectorError } from './selectors.ts';
-import { ApiError, badRequest } from './status.ts';
+import { ApiError, badRequest, PlainTextError } from './status.ts';
 
 const log = logger('sim.api');
 
@@ -21,6 +21,12 @@ export function sendJson(res: ServerResponse, code: number, body: unknown, heade
 }
 
 export function sendError(res: ServerResponse, e: unknown): void {
+  if (e instanceof PlainTextError) {
+    if (res.headersSent) return void res.end();
+    res.writeHead(e.code, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+    res.end(`${e.message}\n`);
+    return;
+  }
   let err: ApiError;
   if (e instanceof ApiError) err = e;
   else if (e instanceof StoreError) err = new ApiError(e.status, e.reason, e.message);

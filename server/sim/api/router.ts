@@ -4,23 +4,26 @@
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AccessRule } from './access.ts';
-import { authorize } from './access.ts';
-import type { Authenticator } from './auth.ts';
+import { impersonate } from './authn/impersonation.ts';
+import type { Identity } from './authn/user.ts';
 import type { ResourceRequest, ServerContext } from './context.ts';
 import { VERSION_INFO } from './discovery.ts';
 import { handleControl } from './handlers/control.ts';
 import { deleteCollection, deleteOne } from './handlers/delete.ts';
 import { serveDiscovery } from './handlers/discovery.ts';
 import { serveOpenApi } from './handlers/openapi.ts';
+import { handleReview } from './handlers/reviews.ts';
+import { createToken } from './handlers/token-request.ts';
 import { handleProxy, parseProxyPath } from './handlers/proxy.ts';
 import { podLog } from './handlers/pod-log.ts';
 import { getOne, list } from './handlers/read.ts';
 import { watch } from './handlers/watch.ts';
 import { create, patch, replace } from './handlers/write.ts';
+import type { RequestAttributes } from './rbac/rules.ts';
 import type { ResourcePath } from './request.ts';
 import { boolParam, parseApiPath } from './request.ts';
 import { sendError, sendJson } from './respond.ts';
+import { parseFieldSelector } from './selectors.ts';
 import { failure, methodNotAllowed, notFoundPath } from './status.ts';
 
 export interface RequestLogEntry {
@@ -29,11 +32,12 @@ export interface RequestLogEntry {
   status: number;
   contentType?: string;
   userAgent?: string;
+  /** Who the request ran as (after impersonation), when it was authenticated. */
+  user?: string;
 }
 
 export interface RouterOptions {
   ctx: ServerContext;
-  auth: Authenticator;
   /** Called for each finished request (tests assert request sequences with it). */
   onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -49,16 +53,29 @@ function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-async function route({ ctx, auth, onRequest }: RouterOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function route({ ctx, onRequest }: RouterOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
+  // Who the request ran as, for the request log (known only once authenticated).
+  const ran: { as?: Identity } = {};
   if (onRequest) {
-    res.on('finish', () => onRequest({ method: req.method ?? 'GET', url: req.url ?? '/', status: res.statusCode, contentType: req.headers['content-type'], userAgent: req.headers['user-agent'] }));
+    res.on('finish', () => onRequest({ method: req.method ?? 'GET', url: req.url ?? '/', status: res.statusCode, contentType: req.headers['content-type'], userAgent: req.headers['user-agent'], user: ran.as?.user.username }));
   }
   const path = url.pathname.replace(/\/+$/, '') || '/';
-  const rule = auth.authenticate(req, path);
-  if (path.startsWith('/__sim/')) return handleControl(ctx, req, res, path, rule);
-  if (path === '/version') return sendJson(res, 200, VERSION_INFO);
+  const requester = ctx.auth.authenticator.authenticate(req, path);
+  if (path.startsWith('/__sim/')) return handleControl(ctx, req, res, path, requester);
+  const user = requester && impersonate(req, requester, ctx.auth.authorizer);
+  ran.as = user;
+  // Everything that is not a resource is a path the requester needs `get` (the method's verb) on.
+  const checkPath = () => {
+    const denied = user && ctx.auth.authorizer.check(user, { verb: (req.method ?? 'GET').toLowerCase(), resourceRequest: false, path: url.pathname });
+    if (denied) throw denied;
+  };
+  if (path === '/version') {
+    checkPath();
+    return sendJson(res, 200, VERSION_INFO);
+  }
   if (path === '/healthz' || path === '/readyz' || path === '/livez' || path.startsWith('/healthz/')) {
+    checkPath();
     res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('ok');
     return;
@@ -68,20 +85,17 @@ async function route({ ctx, auth, onRequest }: RouterOptions, req: IncomingMessa
     if (latency > 0) await sleep(latency);
     if (path.startsWith('/api') && sendInjectedError(ctx, res, path)) return;
   }
-  if (serveOpenApi(ctx.registry, res, path)) return;
+  // Only public paths are served without an identity, and none of those come this far.
+  const id = user!;
   // Proxy paths keep their trailing slash and any depth of path after `/proxy`.
   const proxy = path.startsWith('/api/v1/namespaces/') ? parseProxyPath(url.pathname) : undefined;
-  if (proxy) return handleProxy(ctx, req, res, url, rule!, proxy);
+  if (proxy) return handleProxy(ctx, req, res, url, id, proxy);
   const api = parseApiPath(path);
-  switch (api.type) {
-    case 'resource':
-      // Only public paths are served without a rule, and none of them is a resource.
-      return handleResource(ctx, req, res, url, rule!, api.path, api.legacyWatch);
-    case 'unknown':
-      throw notFoundPath();
-    default:
-      return serveDiscovery(ctx, res, api, req.headers.accept);
-  }
+  if (api.type === 'resource') return handleResource(ctx, req, res, url, id, api.path, api.legacyWatch);
+  checkPath();
+  if (serveOpenApi(ctx.registry, res, path)) return;
+  if (api.type === 'unknown') throw notFoundPath();
+  return serveDiscovery(ctx, res, api, req.headers.accept);
 }
 
 /** Answers with the error the faults inject for this request, if any. */
@@ -104,7 +118,27 @@ function verbOf(method: string, p: ResourcePath, watch: boolean): string {
   return '';
 }
 
-async function handleResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL, rule: AccessRule, p: ResourcePath, legacyWatch: boolean): Promise<void> {
+/** A single `metadata.name=x` term of a field selector names the object a list or watch is about. */
+function fieldSelectorName(selector: string | null): string | undefined {
+  if (!selector) return undefined;
+  try {
+    const term = parseFieldSelector(selector).find((r) => r.field === 'metadata.name' && r.op === 'eq');
+    return term && term.value && !/[/%]/.test(term.value) && term.value !== '.' && term.value !== '..' ? term.value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request as the authorizer sees it (the request-info resolver's reading of the path). */
+export function resourceAttributes(verb: string, group: string, plural: string, p: ResourcePath, query: URLSearchParams): RequestAttributes {
+  const isNamespace = group === '' && plural === 'namespaces';
+  const name = p.name ?? (verb === 'list' || verb === 'watch' ? fieldSelectorName(query.get('fieldSelector')) : undefined);
+  // A Namespace's "namespace" is its own name.
+  const namespace = isNamespace ? p.name : p.namespace;
+  return { verb, resourceRequest: true, group, resource: plural, subresource: p.subresource, namespace, name };
+}
+
+async function handleResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL, user: Identity, p: ResourcePath, legacyWatch: boolean): Promise<void> {
   const desc = ctx.registry.resolve(p.group, p.version, p.resource);
   if (!desc) throw notFoundPath();
   if (p.namespace !== undefined && !desc.namespaced) throw notFoundPath();
@@ -113,10 +147,15 @@ async function handleResource(ctx: ServerContext, req: IncomingMessage, res: Ser
   const isWatch = legacyWatch || boolParam(url.searchParams.get('watch'));
   const verb = verbOf(method, p, isWatch);
   if (!verb) throw methodNotAllowed('GET, POST, PUT, PATCH, DELETE');
-  const denied = authorize(rule, { verb, group: desc.group, resource: p.subresource ? `${desc.plural}/${p.subresource}` : desc.plural, namespace: p.namespace, name: p.name, namespaced: desc.namespaced });
+  const denied = ctx.auth.authorizer.check(user, resourceAttributes(verb, desc.group, desc.plural, p, url.searchParams));
   if (denied) throw denied;
-  if (desc.verbs && !desc.verbs.includes(verb)) throw methodNotAllowed(desc.verbs.includes('list') ? 'GET' : '');
-  const r: ResourceRequest = { ctx, req, res, url, desc, p };
+  if (desc.verbs && !desc.verbs.includes(verb)) throw methodNotAllowed(desc.verbs.includes('list') ? 'GET' : desc.verbs.includes('create') ? 'POST' : '');
+  const r: ResourceRequest = { ctx, req, res, url, desc, p, user };
+  if (desc.review) return handleReview(r);
+  if (p.subresource === 'token') {
+    if (verb !== 'create' || !p.name) throw methodNotAllowed('POST');
+    return createToken(r);
+  }
   if (p.subresource === 'log') {
     if (!p.name) throw notFoundPath();
     return podLog(r, desc);

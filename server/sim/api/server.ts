@@ -10,9 +10,7 @@ import type { Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { HistoryEntry, MemoryStore } from '../store/memory-store.ts';
-import type { AccessRule } from './access.ts';
-import { Authenticator } from './auth.ts';
-import type { ServerContext } from './context.ts';
+import type { AuthServices, ServerContext } from './context.ts';
 import type { FaultController } from './faults.ts';
 import type { PodServer } from './proxy-targets.ts';
 import { ServiceBackends } from './proxy-targets.ts';
@@ -27,8 +25,8 @@ export interface ApiServerOptions {
   store: MemoryStore;
   registry: Registry;
   faults: FaultController;
-  /** Bearer tokens and what each may do; at least one admin token. */
-  rules: AccessRule[];
+  /** Authentication (tokens, service accounts) and authorization (RBAC, access rules). */
+  auth: AuthServices;
   host?: string;
   /** How often BOOKMARKs go to watches that allow them (the real cacher: about a minute). */
   bookmarkIntervalMs?: number;
@@ -38,11 +36,6 @@ export interface ApiServerOptions {
   now?: () => number;
   /** Serve HTTPS with this certificate (kubectl sends bearer tokens only over TLS). */
   tls?: { cert: string; key: string };
-  /**
-   * Rule for requests without credentials. Over plain http kubectl sends none, so an http simulator
-   * on loopback treats them as this rule (typically admin); absent = 401 like a real server.
-   */
-  anonymous?: AccessRule;
   /** In-process servers on pods' ports (the DCGM exporters), for the pod and service proxies. */
   podServer?: PodServer;
   /** External backends of Service ports; the server keeps its own (empty) registry when absent. */
@@ -73,6 +66,7 @@ export class ApiServer {
     const watches = (this.watches = new WatchHub(faults));
     const ctx: ServerContext = {
       store: opts.store,
+      auth: opts.auth,
       registry,
       faults,
       watches,
@@ -84,7 +78,7 @@ export class ApiServer {
       serviceBackends: opts.serviceBackends ?? new ServiceBackends(),
       usage: opts.usage,
     };
-    this.handler = createRouter({ ctx, auth: new Authenticator(opts.rules, opts.anonymous), onRequest: opts.onRequest });
+    this.handler = createRouter({ ctx, onRequest: opts.onRequest });
     const offFaults = faults.on((ev) => {
       if (ev === 'drop-watches') watches.dropAll();
     });

@@ -69,9 +69,28 @@ export function unsupportedMediaType(accepted: string[]): ApiError {
   return new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
 }
 
-/** The wording of the real authorizer's denial. */
-export function forbidden(user: string, verb: string, group: string, resource: string, name: string | undefined, namespace: string | undefined): ApiError {
+/**
+ * The wording of the real authorizer's denial (responsewriters.Forbidden): `resource` may carry its
+ * subresource (`pods/log`); a non-empty `reason` from the authorizer follows after a colon.
+ */
+export function forbidden(user: string, verb: string, group: string, resource: string, name: string | undefined, namespace: string | undefined, reason = ''): ApiError {
   const subject = name ? `${qualifiedResource(group, resource.split('/')[0])} "${name}"` : qualifiedResource(group, resource.split('/')[0]);
   const scope = namespace ? `in the namespace "${namespace}"` : 'at the cluster scope';
-  return new ApiError(403, 'Forbidden', `${subject} is forbidden: User "${user}" cannot ${verb} resource "${resource}" in API group "${group}" ${scope}`, { name, group, kind: resource.split('/')[0] });
+  const why = `User "${user}" cannot ${verb} resource "${resource}" in API group "${group}" ${scope}${reason ? `: ${reason}` : ''}`;
+  return new ApiError(403, 'Forbidden', `${subject} is forbidden: ${why}`, { name, group, kind: resource.split('/')[0] });
+}
+
+/** The denial of a non-resource request (discovery, health, version). */
+export function forbiddenPath(user: string, verb: string, path: string, reason = ''): ApiError {
+  return new ApiError(403, 'Forbidden', `forbidden: User "${user}" cannot ${verb} path "${path}"${reason ? `: ${reason}` : ''}`);
+}
+
+/**
+ * An error the real server writes as plain text instead of a Status (responsewriters.InternalError:
+ * `Internal Server Error: "<request URI>": <error>`), e.g. impersonation headers without a user.
+ */
+export class PlainTextError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
 }

@@ -6,7 +6,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPlainObject } from '../../store/object-utils.ts';
-import type { AccessRule } from '../access.ts';
+import type { Identity } from '../authn/user.ts';
+import { isPrivileged } from '../authn/user.ts';
 import type { ServerContext } from '../context.ts';
 import type { FaultController } from '../faults.ts';
 import { readJsonBody } from '../request-body.ts';
@@ -15,11 +16,12 @@ import { ApiError, badRequest, methodNotAllowed, notFoundPath } from '../status.
 
 const LOOPBACK = ['127.0.0.1', '::1', '::ffff:127.0.0.1'];
 
-export async function handleControl(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: string, rule: AccessRule | undefined): Promise<void> {
+export async function handleControl(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: string, requester: Identity | undefined): Promise<void> {
   const { faults, store } = ctx;
   const remote = req.socket.remoteAddress ?? '';
   if (!LOOPBACK.includes(remote)) throw new ApiError(403, 'Forbidden', 'the simulator control endpoint is only served on loopback');
-  if (!rule?.admin) throw new ApiError(403, 'Forbidden', 'the simulator control endpoint needs the admin token');
+  // The admin: the kubeconfig's token (system:masters) or an admin access rule.
+  if (!requester || !(requester.legacy ? requester.legacy.admin : isPrivileged(requester.user))) throw new ApiError(403, 'Forbidden', 'the simulator control endpoint needs the admin token');
   if (path === '/__sim/faults') {
     if (req.method === 'GET') return sendJson(res, 200, faults.get());
     if (req.method === 'DELETE') {

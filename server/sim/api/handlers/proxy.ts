@@ -15,8 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { KubeObject } from '../../store/object-store.ts';
-import type { AccessRule } from '../access.ts';
-import { authorize } from '../access.ts';
+import type { Identity } from '../authn/user.ts';
 import type { ServerContext } from '../context.ts';
 import type { InProcessHandler } from '../proxy-targets.ts';
 import { readRawBody } from '../request-body.ts';
@@ -67,11 +66,13 @@ interface PodLike extends KubeObject {
   status?: { phase?: string; podIP?: string; conditions?: Array<{ type: string; status: string }> };
 }
 
-export async function handleProxy(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL, rule: AccessRule, p: ProxyPath): Promise<void> {
+export async function handleProxy(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL, user: Identity, p: ProxyPath): Promise<void> {
   const method = req.method ?? 'GET';
   const verb = VERBS[method];
   if (!verb) throw methodNotAllowed('GET, HEAD, POST, PUT, PATCH, DELETE');
-  const denied = authorize(rule, { verb, group: '', resource: `${p.resource}/proxy`, namespace: p.namespace, name: p.name, namespaced: true });
+  // The name authorized is the path segment as written (`name:port`), as the request-info resolver reads it.
+  const segment = [p.scheme, p.name, p.port].filter(Boolean).join(':');
+  const denied = ctx.auth.authorizer.check(user, { verb, resourceRequest: true, group: '', resource: p.resource, subresource: 'proxy', namespace: p.namespace, name: segment });
   if (denied) throw denied;
   const query = url.search.startsWith('?') ? url.search.slice(1) : url.search;
   if (p.resource === 'pods') {

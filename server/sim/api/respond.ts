@@ -20,6 +20,20 @@ export function sendJson(res: ServerResponse, code: number, body: unknown, heade
   res.end(text);
 }
 
+/**
+ * A JSON patch that does not apply (a failed `test`, a missing path) is answered with
+ * `NewGenericServerResponse(422, …)` (apiserver handlers/patch.go applyJSPatch): reason Invalid and a
+ * generic message; the patch library's own words ("testing value /metadata/resourceVersion failed") stay
+ * in the server's log, and no cause names the path.
+ */
+function patchFailure(e: PatchError): ApiError {
+  if (e.status === 422) {
+    log.debug({ err: e.message }, 'json patch did not apply');
+    return new ApiError(422, 'Invalid', 'the server rejected our request due to an error in our request');
+  }
+  return new ApiError(e.status, e.status === 413 ? 'RequestEntityTooLarge' : 'BadRequest', e.message);
+}
+
 export function sendError(res: ServerResponse, e: unknown): void {
   if (e instanceof PlainTextError) {
     if (res.headersSent) return void res.end();
@@ -30,7 +44,7 @@ export function sendError(res: ServerResponse, e: unknown): void {
   let err: ApiError;
   if (e instanceof ApiError) err = e;
   else if (e instanceof StoreError) err = new ApiError(e.status, e.reason, e.message);
-  else if (e instanceof PatchError) err = new ApiError(e.status, e.status === 422 ? 'Invalid' : e.status === 413 ? 'RequestEntityTooLarge' : 'BadRequest', e.message);
+  else if (e instanceof PatchError) err = patchFailure(e);
   else if (e instanceof SelectorError) err = badRequest(e.message);
   else {
     log.error({ err: e, method: res.req?.method, url: res.req?.url }, 'internal error');

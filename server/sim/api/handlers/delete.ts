@@ -4,6 +4,7 @@
  */
 
 import type { DeleteOptions, KubeObject } from '../../store/object-store.ts';
+import { markedForDeletion, propagationFinalizer } from '../../store/graceful-deletion.ts';
 import { isPlainObject } from '../../store/object-utils.ts';
 import type { ResourceRequest, ServerContext } from '../context.ts';
 import type { ResourceDescriptor } from '../registry.ts';
@@ -12,8 +13,8 @@ import { boolParam } from '../request.ts';
 import { readJsonBody } from '../request-body.ts';
 import { sendJson } from '../respond.ts';
 import { encodeObject } from '../serialize.ts';
-import { invalid, success } from '../status.ts';
-import { current, isDryRun, listHead, presenter, selector, storageApiVersion, storeCall } from './resource.ts';
+import { ApiError, invalid, success } from '../status.ts';
+import { current, dryRunOption, listHead, presenter, resourceName, selector, storageApiVersion, storeCall } from './resource.ts';
 
 interface DeleteRequest {
   opts: DeleteOptions;
@@ -34,7 +35,7 @@ async function deleteOptions({ req, url }: ResourceRequest): Promise<DeleteReque
   const graceRaw = b.gracePeriodSeconds ?? q.get('gracePeriodSeconds') ?? undefined;
   const gracePeriod = graceRaw === undefined || graceRaw === null ? undefined : Number(graceRaw);
   const pre = isPlainObject(b.preconditions) ? (b.preconditions as { uid?: string; resourceVersion?: string }) : undefined;
-  const dryRun = isDryRun(q) || (Array.isArray(b.dryRun) && b.dryRun.includes('All'));
+  const dryRun = dryRunOption('DeleteOptions', [...q.getAll('dryRun'), ...(Array.isArray(b.dryRun) ? b.dryRun.map(String) : [])]);
   return { opts: { propagationPolicy: policy as DeleteOptions['propagationPolicy'], preconditions: pre }, dryRun, gracePeriod };
 }
 
@@ -68,13 +69,39 @@ function deleteObject({ store, registry }: ServerContext, desc: ResourceDescript
   return storeCall(desc, name, () => store.delete(obj.apiVersion, obj.kind, obj.metadata.namespace, name, { ...d.opts, gracePeriodSeconds: graceFor(desc, obj, d.gracePeriod) }));
 }
 
+/**
+ * What a delete would do, without doing it (the dry-run storage checks the preconditions, then the
+ * registry decides as for a real delete): the object marked for deletion when finalizers, a propagation
+ * policy that adds one, or a pod's grace period hold it; otherwise gone (deleted: true).
+ */
+function dryRunDelete(ctx: ServerContext, desc: ResourceDescriptor, obj: KubeObject, d: DeleteRequest): { object: KubeObject; deleted: boolean } {
+  const pre = d.opts.preconditions;
+  const name = obj.metadata.name!;
+  if (pre?.uid && pre.uid !== obj.metadata.uid) {
+    throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${resourceName(desc)} "${name}": Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`, { name, group: desc.group, kind: desc.plural });
+  }
+  if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
+    throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${resourceName(desc)} "${name}": Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`, { name, group: desc.group, kind: desc.plural });
+  }
+  if (obj.metadata.deletionTimestamp) return { object: obj, deleted: (obj.metadata.finalizers ?? []).length === 0 };
+  if (desc.group === '' && desc.kind === 'Namespace') {
+    // Namespaces always terminate first (the namespace lifecycle controller empties them).
+    const marked = markedForDeletion(obj, undefined, 0, new Date(ctx.now()));
+    marked.status = { ...(isPlainObject(marked.status) ? marked.status : {}), phase: 'Terminating' };
+    return { object: marked, deleted: false };
+  }
+  const add = propagationFinalizer(d.opts.propagationPolicy);
+  const grace = graceFor(desc, obj, d.gracePeriod);
+  if ((obj.metadata.finalizers ?? []).length === 0 && !add && grace <= 0) return { object: obj, deleted: true };
+  return { object: markedForDeletion(obj, add, grace, new Date(ctx.now())), deleted: false };
+}
+
 export async function deleteOne(r: ResourceRequest): Promise<void> {
   const { ctx, res, desc, p } = r;
   const d = await deleteOptions(r);
   const obj = current(ctx.store, desc, p);
   const present = presenter(desc, p.version);
-  if (d.dryRun) return sendJson(res, 200, present(obj));
-  const result = deleteObject(ctx, desc, obj, d);
+  const result = d.dryRun ? dryRunDelete(ctx, desc, obj, d) : deleteObject(ctx, desc, obj, d);
   if (result.deleted) {
     return sendJson(res, 200, success({ name: p.name, group: desc.group, kind: desc.plural, uid: obj.metadata.uid }));
   }

@@ -13,6 +13,8 @@ import type { ResourcePath } from '../request.ts';
 import { equalityLabels, matchFields, matchLabels, parseFieldSelector, parseLabelSelector } from '../selectors.ts';
 import { ApiError, badRequest, qualifiedResource } from '../status.ts';
 import type { IncludeObject } from '../table.ts';
+import { invalidError, notSupported } from '../validation/field-errors.ts';
+import { goQuote } from '../validation/go-format.ts';
 
 export function apiVersionOf(desc: ResourceDescriptor, version: string): string {
   return gvKey(desc.group, version);
@@ -54,6 +56,11 @@ export function resourceName(desc: ResourceDescriptor): string {
 
 export function notFound(desc: ResourceDescriptor, name: string): ApiError {
   return new ApiError(404, 'NotFound', `${resourceName(desc)} "${name}" not found`, { name, group: desc.group, kind: desc.plural });
+}
+
+/** The optimistic-concurrency 409 (registry store.go OptimisticLockErrorMsg). */
+export function conflict(desc: ResourceDescriptor, name: string): ApiError {
+  return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${resourceName(desc)} "${name}": the object has been modified; please apply your changes to the latest version and try again`, { name, group: desc.group, kind: desc.plural });
 }
 
 export function nameMismatch(bodyName: string | undefined, urlName: string | undefined): ApiError {
@@ -115,4 +122,16 @@ export function includeObject(q: URLSearchParams): IncludeObject {
 
 export function isDryRun(q: URLSearchParams): boolean {
   return q.getAll('dryRun').includes('All');
+}
+
+/**
+ * The `dryRun` option of a write (query, and for deletes also the DeleteOptions body): `All` is the
+ * only value there is; anything else is the options' 422 (ValidateDryRun), e.g.
+ * `CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Foo"}: supported values: "All"`.
+ */
+export function dryRunOption(options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions', values: string[]): boolean {
+  if (values.some((v) => v !== 'All')) {
+    throw invalidError(options, 'meta.k8s.io', '', [notSupported('dryRun', `[]string{${values.map((v) => goQuote(v)).join(', ')}}`, ['All'])]);
+  }
+  return values.length > 0;
 }

@@ -10,7 +10,7 @@ import { sendJson } from '../respond.ts';
 import { badRequest, invalid } from '../status.ts';
 import type { NumberLiterals } from '../json-scan.ts';
 import { goDecodeError, goTypeOf } from '../validation/builtin-types.ts';
-import { current, storeCall } from './resource.ts';
+import { conflict, current, storeCall } from './resource.ts';
 import { checkStorable, validateObject } from './validate.ts';
 
 function scalePaths(desc: ResourceDescriptor): { spec: string; status: string; selector?: string } {
@@ -40,8 +40,11 @@ export function scaleOf(desc: ResourceDescriptor, obj: KubeObject): unknown {
   };
 }
 
-/** PUT of a Scale: sets the replica count on the object (a resourceVersion in the Scale is a precondition). */
-export function writeScale(r: ResourceRequest, body: unknown, numbers: NumberLiterals = new Map()): void {
+/**
+ * PUT of a Scale: sets the replica count on the object (a resourceVersion in the Scale is a
+ * precondition). A dry run answers the Scale it would store and stores nothing.
+ */
+export function writeScale(r: ResourceRequest, body: unknown, numbers: NumberLiterals = new Map(), dryRun = false): void {
   const { ctx, res, desc, p } = r;
   const decodeError = goDecodeError(body, goTypeOf('autoscaling/Scale', 'Scale')!, numbers);
   if (decodeError) throw badRequest(`Scale in version "v1" cannot be handled as a Scale: ${decodeError}`);
@@ -60,13 +63,17 @@ export function writeScale(r: ResourceRequest, body: unknown, numbers: NumberLit
   // The object behind the Scale is validated and encoded like any other update before it is stored.
   validateObject(r, next, { old: obj, numbers: new Map() });
   checkStorable(next);
+  if (dryRun) {
+    if (rv && rv !== obj.metadata.resourceVersion) throw conflict(desc, p.name!);
+    return sendJson(res, 200, scaleOf(desc, next));
+  }
   const stored = storeCall(desc, p.name, () => ctx.store.update(next));
   sendJson(res, 200, scaleOf(desc, stored));
 }
 
 /** PATCH of a Scale: the patch applies to the Scale view, then the result is written like a PUT. */
-export function patchScale(r: ResourceRequest, existing: KubeObject, patchType: string, body: unknown, numbers: NumberLiterals): void {
+export function patchScale(r: ResourceRequest, existing: KubeObject, patchType: string, body: unknown, numbers: NumberLiterals, dryRun = false): void {
   const scale = scaleOf(r.desc, existing);
   const patched = patchType === 'application/json-patch+json' ? applyJsonPatch(scale, body) : applyMergePatch(scale, body);
-  writeScale(r, patched, numbers);
+  writeScale(r, patched, numbers, dryRun);
 }

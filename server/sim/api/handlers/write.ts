@@ -5,6 +5,7 @@
  * fail comes after the store call, so a failed write is never stored (see validate.ts).
  */
 
+import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../store/object-store.ts';
 import { clone, isPlainObject, rfc3339 } from '../../store/object-utils.ts';
 import type { ResourceRequest } from '../context.ts';
@@ -19,7 +20,7 @@ import { ApiError, badRequest, invalid, methodNotAllowed, unsupportedMediaType }
 import { invalidError, invalidValue, q } from '../validation/field-errors.ts';
 import { goV } from '../validation/go-format.ts';
 import { admitCreate, normalizeBody, prepareForUpdate, servesApiVersion } from './admission.ts';
-import { current, find, isDryRun, nameMismatch, notFound, presenter, resourceName, storeCall } from './resource.ts';
+import { conflict, current, dryRunOption, find, nameMismatch, notFound, presenter, resourceName, storeCall } from './resource.ts';
 import { patchScale, writeScale } from './scale.ts';
 import { checkDecodes, checkStorable, decodeProblem, pruneUnknown, validateObject, warningHeaders } from './validate.ts';
 
@@ -48,11 +49,35 @@ function parseResourceVersion(rv: string): void {
 interface WriteOptions {
   numbers: NumberLiterals;
   warnings: string[];
+  dryRun: boolean;
+}
+
+const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/**
+ * What a dry-run create answers: the object as it would be stored (the registry runs up to the storage
+ * call: a name from generateName, uid, creationTimestamp, generation 1), no resourceVersion, and the
+ * same AlreadyExists as a real create.
+ */
+function dryRunCreated(r: ResourceRequest, obj: KubeObject): KubeObject {
+  const { ctx, desc } = r;
+  const m = obj.metadata;
+  const taken = (name: string) => ctx.store.get(obj.apiVersion, obj.kind, m.namespace, name) !== undefined;
+  if (!m.name && m.generateName) {
+    do m.name = m.generateName.slice(0, 58) + Array.from({ length: 5 }, () => NAME_ALPHABET[Math.floor(Math.random() * NAME_ALPHABET.length)]).join('');
+    while (taken(m.name));
+  } else if (m.name && taken(m.name)) {
+    throw new ApiError(409, 'AlreadyExists', `${resourceName(desc)} "${m.name}" already exists`, { name: m.name, group: desc.group, kind: desc.plural });
+  }
+  m.uid = randomUUID();
+  m.creationTimestamp = rfc3339(new Date(ctx.now()));
+  if (desc.generation) m.generation = 1;
+  return obj;
 }
 
 /** Validates, encodes and stores a new object, and answers 201 with it. */
 function commitCreate(r: ResourceRequest, obj: KubeObject, o: WriteOptions): void {
-  const { ctx, res, url, desc, p } = r;
+  const { ctx, res, desc, p } = r;
   admitCreate(ctx.store, desc, obj);
   validateObject(r, obj, { numbers: o.numbers });
   const rv = obj.metadata.resourceVersion;
@@ -60,7 +85,7 @@ function commitCreate(r: ResourceRequest, obj: KubeObject, o: WriteOptions): voi
   delete obj.metadata.resourceVersion;
   checkStorable(obj);
   const headers = warningHeaders(o.warnings);
-  if (isDryRun(url.searchParams)) return sendJson(res, 201, presenter(desc, p.version)(obj), headers);
+  if (o.dryRun) return sendJson(res, 201, encodeObject(presenter(desc, p.version)(dryRunCreated(r, obj))), headers);
   const created = storeCall(desc, obj.metadata.name, () => ctx.store.create(obj));
   sendJson(res, 201, encodeObject(presenter(desc, p.version)(created)), headers);
 }
@@ -70,7 +95,7 @@ function commitCreate(r: ResourceRequest, obj: KubeObject, o: WriteOptions): voi
  * storage checks (resourceVersion, preconditions) and the strategy's validation, and answers with it.
  */
 function commitUpdate(r: ResourceRequest, next: KubeObject, existing: KubeObject, o: WriteOptions): void {
-  const { ctx, res, url, desc, p } = r;
+  const { ctx, res, desc, p } = r;
   if (next.metadata.name !== p.name) throw nameMismatch(next.metadata.name, p.name);
   next.kind = desc.kind;
   if (!servesApiVersion(desc, next.apiVersion)) next.apiVersion = existing.apiVersion;
@@ -80,9 +105,7 @@ function commitUpdate(r: ResourceRequest, next: KubeObject, existing: KubeObject
   else if (!desc.allowUnconditionalUpdate) {
     throw invalid(desc.kind, desc.group, p.name!, 'metadata.resourceVersion', 'Invalid value: 0x0: must be specified for an update');
   }
-  if (rv && rv !== existing.metadata.resourceVersion) {
-    throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${resourceName(desc)} "${p.name}": the object has been modified; please apply your changes to the latest version and try again`, { name: p.name, group: desc.group, kind: desc.plural });
-  }
+  if (rv && rv !== existing.metadata.resourceVersion) throw conflict(desc, p.name!);
   // What would be stored: the status subresource changes status only.
   let candidate: KubeObject;
   if (p.subresource === 'status') {
@@ -95,33 +118,35 @@ function commitUpdate(r: ResourceRequest, next: KubeObject, existing: KubeObject
   validateObject(r, candidate, { old: existing, numbers: o.numbers, status: p.subresource === 'status' });
   checkStorable(candidate);
   const headers = warningHeaders(o.warnings);
-  if (isDryRun(url.searchParams)) return sendJson(res, 200, presenter(desc, p.version)(candidate), headers);
+  if (o.dryRun) return sendJson(res, 200, presenter(desc, p.version)(candidate), headers);
   const stored = storeCall(desc, p.name, () => (p.subresource === 'status' ? ctx.store.updateStatus(next) : ctx.store.update(next)));
   sendJson(res, 200, encodeObject(presenter(desc, p.version)(stored)), headers);
 }
 
 export async function create(r: ResourceRequest): Promise<void> {
   const { req, url, desc, p } = r;
+  const dryRun = dryRunOption('CreateOptions', url.searchParams.getAll('dryRun'));
   const raw = await readRawBody(req);
   const body = decodeBody(raw, 'object', { kind: desc.kind, fieldValidation: url.searchParams.get('fieldValidation') });
   const numbers = body?.numbers ?? new Map();
   checkDecodes(desc, p.version, body?.value, numbers);
   const obj = normalizeBody(desc, p, body?.value);
   const warnings = pruneUnknown(r, obj);
-  commitCreate(r, obj, { numbers, warnings });
+  commitCreate(r, obj, { numbers, warnings, dryRun });
 }
 
 export async function replace(r: ResourceRequest): Promise<void> {
   const { ctx, req, url, desc, p } = r;
+  const dryRun = dryRunOption('UpdateOptions', url.searchParams.getAll('dryRun'));
   const raw = await readRawBody(req);
   const body = decodeBody(raw, 'object', { kind: p.subresource === 'scale' ? 'Scale' : desc.kind, fieldValidation: url.searchParams.get('fieldValidation') });
   const numbers = body?.numbers ?? new Map();
-  if (p.subresource === 'scale') return writeScale(r, body?.value, numbers);
+  if (p.subresource === 'scale') return writeScale(r, body?.value, numbers, dryRun);
   checkDecodes(desc, p.version, body?.value, numbers);
   const obj = normalizeBody(desc, p, body?.value);
   const existing = current(ctx.store, desc, p);
   const warnings = pruneUnknown(r, obj);
-  commitUpdate(r, obj, existing, { numbers, warnings });
+  commitUpdate(r, obj, existing, { numbers, warnings, dryRun });
 }
 
 /** A patch result that does not decode into the kind's types: the patch handler's 422. */
@@ -138,6 +163,7 @@ export async function patch(r: ResourceRequest): Promise<void> {
   const type = mediaType(req.headers['content-type']);
   const allowed = desc.builtin ? BUILTIN_PATCH_TYPES : CR_PATCH_TYPES;
   if (!allowed.includes(type)) throw unsupportedMediaType(allowed);
+  const dryRun = dryRunOption('PatchOptions', query.getAll('dryRun'));
   const isApply = type === 'application/apply-patch+yaml';
   if (query.has('force') && !isApply) throw invalid('PatchOptions', 'meta.k8s.io', '', 'force', 'Forbidden: may not be specified for non-apply patch', 'FieldValueForbidden');
   const manager = query.get('fieldManager');
@@ -151,7 +177,7 @@ export async function patch(r: ResourceRequest): Promise<void> {
   const body = decoded.value;
   // JSON-patch paths are not object paths: their literals say nothing about the result.
   const numbers: NumberLiterals = type === 'application/json-patch+json' ? new Map() : decoded.numbers;
-  if (p.subresource === 'scale') return patchScale(r, existing!, type, body, numbers);
+  if (p.subresource === 'scale') return patchScale(r, existing!, type, body, numbers, dryRun);
   if (!existing) {
     // Server-side apply creates what is missing.
     checkDecodes(desc, p.version, body, numbers);
@@ -159,7 +185,7 @@ export async function patch(r: ResourceRequest): Promise<void> {
     if (obj.metadata.name !== p.name) throw nameMismatch(obj.metadata.name, p.name);
     obj.metadata.managedFields = [managedEntry(manager!, 'Apply', obj.apiVersion)];
     const warnings = pruneUnknown(r, obj);
-    return commitCreate(r, obj, { numbers, warnings });
+    return commitCreate(r, obj, { numbers, warnings, dryRun });
   }
   const base = clone(existing);
   let next: unknown;
@@ -196,5 +222,5 @@ export async function patch(r: ResourceRequest): Promise<void> {
   // A resourceVersion in the patch is a precondition; otherwise the patch applies to what was read.
   if (!obj.metadata.resourceVersion) obj.metadata.resourceVersion = existing.metadata.resourceVersion;
   const warnings = pruneUnknown(r, obj);
-  commitUpdate(r, obj, existing, { numbers, warnings });
+  commitUpdate(r, obj, existing, { numbers, warnings, dryRun });
 }

@@ -14,6 +14,7 @@ import type { FieldError } from './field-errors.ts';
 import { duplicate, invalidValue, notSupported, q, required, tooLong } from './field-errors.ts';
 import { goNumber, goStringMap } from './go-format.ts';
 import { isConfigMapKey, isDNS1123Label, isQualifiedName } from './names.ts';
+import { validateAnnotations, validateLabels } from './object-meta.ts';
 import type { Quantity } from './quantity.ts';
 import { compareQuantities, isNotWholeForValidation, parseQuantity, quantityGoSyntax, quantityString, signOf } from './quantity.ts';
 
@@ -128,8 +129,14 @@ function validateResources(c: Ctx, resources: unknown, base: Array<string | numb
   }
 }
 
-/** Containers of a pod spec: the checks common to every container, then unique names (shared with `names`). */
-function validateContainers(c: Ctx, list: unknown, base: Array<string | number>, requireOne: boolean, names: Set<string>): void {
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+
+/**
+ * Containers of a pod spec: the checks common to every container, then unique names (shared with
+ * `names`). `ofPod`: the pod-only checks too (an image with surrounding whitespace is refused in a Pod,
+ * not in a template, where some tools put a placeholder).
+ */
+function validateContainers(c: Ctx, list: unknown, base: Array<string | number>, requireOne: boolean, names: Set<string>, ofPod: boolean): void {
   const containers = Array.isArray(list) ? list : [];
   if (requireOne && containers.length === 0) c.errs.push(required(fmt(base)));
   containers.forEach((raw, i) => {
@@ -138,7 +145,11 @@ function validateContainers(c: Ctx, list: unknown, base: Array<string | number>,
     const name = typeof ct.name === 'string' ? ct.name : '';
     if (!name) c.errs.push(required(fmt([...p, 'name'])));
     else for (const m of isDNS1123Label(name)) c.errs.push(invalidValue(fmt([...p, 'name']), q(name), m));
-    if (!ct.image) c.errs.push(required(fmt([...p, 'image'])));
+    const image = typeof ct.image === 'string' ? ct.image : '';
+    if (!image) c.errs.push(required(fmt([...p, 'image'])));
+    else if (ofPod && image.trim() !== image) c.errs.push(invalidValue(fmt([...p, 'image']), q(image), 'must not have leading or trailing whitespace'));
+    const pull = ct.imagePullPolicy;
+    if (typeof pull === 'string' && pull !== '' && !PULL_POLICIES.includes(pull)) c.errs.push(notSupported(fmt([...p, 'imagePullPolicy']), q(pull), PULL_POLICIES));
     for (const [j, port] of (Array.isArray(ct.ports) ? ct.ports : []).entries()) {
       const cp = obj(port).containerPort;
       if (typeof cp === 'number' && (cp < 1 || cp > 65535)) c.errs.push(invalidValue(fmt([...p, 'ports', j, 'containerPort']), c.num([...p, 'ports', j, 'containerPort'], cp), 'must be between 1 and 65535, inclusive'));
@@ -152,11 +163,11 @@ function validateContainers(c: Ctx, list: unknown, base: Array<string | number>,
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 
 /** ValidatePodSpec, the parts hostile input reaches. */
-function validatePodSpec(c: Ctx, specRaw: unknown, base: Array<string | number>): void {
+function validatePodSpec(c: Ctx, specRaw: unknown, base: Array<string | number>, ofPod = false): void {
   const spec = obj(specRaw);
   const names = new Set<string>();
-  validateContainers(c, spec.containers, [...base, 'containers'], true, names);
-  validateContainers(c, spec.initContainers, [...base, 'initContainers'], false, names);
+  validateContainers(c, spec.containers, [...base, 'containers'], true, names, ofPod);
+  validateContainers(c, spec.initContainers, [...base, 'initContainers'], false, names, ofPod);
   const rp = spec.restartPolicy;
   if (typeof rp === 'string' && !RESTART_POLICIES.includes(rp)) c.errs.push(notSupported(fmt([...base, 'restartPolicy']), q(rp), RESTART_POLICIES));
   c.nonNegative(base, 'terminationGracePeriodSeconds', spec.terminationGracePeriodSeconds);
@@ -183,7 +194,10 @@ function validateSelectorMatches(c: Ctx, spec: Obj, base: Array<string | number>
   }
 }
 
+/** ValidatePodTemplateSpec: the template's labels and annotations (at `<base>.labels`, as upstream names them), then its pod spec. */
 function validatePodTemplate(c: Ctx, template: unknown, base: Array<string | number>): void {
+  const meta = obj(obj(template).metadata);
+  c.errs.push(...validateLabels(meta.labels, fmt([...base, 'labels'])), ...validateAnnotations(meta.annotations, fmt([...base, 'annotations'])));
   validatePodSpec(c, obj(template).spec, [...base, 'spec']);
 }
 
@@ -231,7 +245,7 @@ export function validateBuiltin(gk: string, o: KubeObject, numbers: NumberLitera
   const spec = obj(o.spec);
   switch (gk) {
     case '/Pod':
-      validatePodSpec(c, o.spec, ['spec']);
+      validatePodSpec(c, o.spec, ['spec'], true);
       break;
     case 'apps/Deployment':
     case 'apps/ReplicaSet':
@@ -267,6 +281,8 @@ export function validateBuiltin(gk: string, o: KubeObject, numbers: NumberLitera
       break;
     case '/Secret':
       validateDataMaps(c, o, ['data']);
+      // The tokens controller fills the rest; the service account must be named.
+      if (o.type === 'kubernetes.io/service-account-token' && !o.metadata.annotations?.['kubernetes.io/service-account.name']) c.errs.push(required('metadata.annotations[kubernetes.io/service-account.name]'));
       break;
     case 'autoscaling/HorizontalPodAutoscaler': {
       const min = spec.minReplicas;

@@ -42,21 +42,31 @@ export interface MetaOptions {
   builtin: boolean;
 }
 
-/** Labels, annotations, owner references and finalizers (the checks create and update share). */
-function validateMaps(meta: Record<string, unknown>, o: MetaOptions): FieldError[] {
+/** ValidateLabels: qualified keys, valid values (also for pod templates, at `spec.template.labels`). */
+export function validateLabels(raw: unknown, field: string): FieldError[] {
   const errs: FieldError[] = [];
-  const labels = isPlainObject(meta.labels) ? meta.labels : {};
-  for (const [k, v] of Object.entries(labels)) {
-    for (const m of isQualifiedName(k)) errs.push(invalidValue('metadata.labels', q(k), m));
-    for (const m of isValidLabelValue(String(v))) errs.push(invalidValue('metadata.labels', q(String(v)), m));
+  for (const [k, v] of Object.entries(isPlainObject(raw) ? raw : {})) {
+    for (const m of isQualifiedName(k)) errs.push(invalidValue(field, q(k), m));
+    for (const m of isValidLabelValue(String(v))) errs.push(invalidValue(field, q(String(v)), m));
   }
-  const annotations = isPlainObject(meta.annotations) ? meta.annotations : {};
+  return errs;
+}
+
+/** ValidateAnnotations: qualified keys (case-insensitive) and their total size. */
+export function validateAnnotations(raw: unknown, field: string): FieldError[] {
+  const errs: FieldError[] = [];
   let size = 0;
-  for (const [k, v] of Object.entries(annotations)) {
-    for (const m of isQualifiedName(k.toLowerCase())) errs.push(invalidValue('metadata.annotations', q(k), m));
+  for (const [k, v] of Object.entries(isPlainObject(raw) ? raw : {})) {
+    for (const m of isQualifiedName(k.toLowerCase())) errs.push(invalidValue(field, q(k), m));
     size += byteLength(k) + byteLength(String(v));
   }
-  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(tooLong('metadata.annotations', TOTAL_ANNOTATION_SIZE_LIMIT));
+  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) errs.push(tooLong(field, TOTAL_ANNOTATION_SIZE_LIMIT));
+  return errs;
+}
+
+/** Labels, annotations, owner references and finalizers (the checks create and update share). */
+function validateMaps(meta: Record<string, unknown>, o: MetaOptions): FieldError[] {
+  const errs: FieldError[] = [...validateLabels(meta.labels, 'metadata.labels'), ...validateAnnotations(meta.annotations, 'metadata.annotations')];
   const refs = Array.isArray(meta.ownerReferences) ? meta.ownerReferences : [];
   let controllers = 0;
   for (const r of refs) {

@@ -77,11 +77,11 @@ export interface RawResponse {
 }
 
 /** One HTTPS request to the simulator (admin token unless another is given). */
-export function raw(sim: SimHandle, method: string, path: string, opts: { body?: unknown; contentType?: string; token?: string | null; accept?: string } = {}): Promise<RawResponse> {
+export function raw(sim: SimHandle, method: string, path: string, opts: { body?: unknown; contentType?: string; token?: string | null; accept?: string; headers?: Record<string, string | string[]> } = {}): Promise<RawResponse> {
   const url = new URL(path, sim.url);
   const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string | string[]> = { ...(opts.headers ?? {}) };
     const token = opts.token === undefined ? sim.adminToken : opts.token;
     if (token) headers.Authorization = `Bearer ${token}`;
     if (body !== undefined) {

@@ -337,8 +337,13 @@ export function roleContainers(index: WorkloadIndex, cluster: string, rootUid: s
   return { containers: out.sort((a, b) => Number(a.init) - Number(b.init)) };
 }
 
+/**
+ * A conflict: 409 (a stale precondition), or the 422 kube-apiserver answers when a JSON patch does not
+ * apply — with a generic message that drops which operation failed. Ours are computed from the very
+ * object the first operation tests the resourceVersion of, so not applying means it has changed.
+ */
 function isConflict(e: { status?: number; message?: string }): boolean {
-  return e.status === 409 || (e.status === 422 && /\/metadata\/resourceVersion/.test(e.message ?? ''));
+  return e.status === 409 || (e.status === 422 && /\/metadata\/resourceVersion|rejected our request due to an error in our request/.test(e.message ?? ''));
 }
 
 /** How an outcome names the object and what happened to it: kubectl's words (`… labeled`), suspend's own. */

@@ -70,6 +70,26 @@ export function readerClusterRole(crdGroups: string[]): KubeObject {
   };
 }
 
+/**
+ * What the frameworks' operators install with their CRDs (Kubeflow's training operator, KubeRay and
+ * JobSet ship such roles): ClusterRoles labelled to aggregate into the default view and edit/admin
+ * roles, so that a namespace's viewers and editors may read and change its JobSets, PyTorchJobs, …
+ * as they may its Deployments. Without them `edit` says nothing of custom resources.
+ */
+export function frameworkAggregateRoles(crdGroups: string[]): KubeObject[] {
+  const groups = [...new Set(crdGroups)].sort();
+  const role = (name: string, labels: Record<string, string>, verbs: string[]): KubeObject => ({
+    apiVersion: RBAC_AV,
+    kind: 'ClusterRole',
+    metadata: { name, labels: { 'app.kubernetes.io/part-of': 'ai-frameworks', ...labels } },
+    rules: [{ apiGroups: groups, resources: ['*'], verbs }],
+  });
+  return [
+    role('ai-frameworks-view', { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' }, READ),
+    role('ai-frameworks-edit', { 'rbac.authorization.k8s.io/aggregate-to-edit': 'true', 'rbac.authorization.k8s.io/aggregate-to-admin': 'true' }, ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']),
+  ];
+}
+
 function binding(kind: 'ClusterRoleBinding' | 'RoleBinding', name: string, namespace: string | undefined, role: string, subject: Record<string, string>): KubeObject {
   return {
     apiVersion: RBAC_AV,
@@ -90,6 +110,7 @@ export function installIdentities(store: ObjectStore, o: { crdGroups: string[]; 
   for (const ns of [PRODUCT_NAMESPACE, 'team-llm', 'team-vision']) ensure(store, namespace(ns));
   const sa = ensure(store, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: PRODUCT_SERVICE_ACCOUNT, namespace: PRODUCT_NAMESPACE, labels: { 'app.kubernetes.io/name': 'workload-map' } } });
   ensure(store, readerClusterRole(o.crdGroups));
+  for (const r of frameworkAggregateRoles(o.crdGroups)) ensure(store, r);
   ensure(store, binding('ClusterRoleBinding', READER_CLUSTER_ROLE, undefined, READER_CLUSTER_ROLE, { kind: 'ServiceAccount', name: PRODUCT_SERVICE_ACCOUNT, namespace: PRODUCT_NAMESPACE }));
   ensure(store, binding('RoleBinding', 'alice-edit', 'team-llm', 'edit', user('alice')));
   ensure(store, binding('RoleBinding', 'bob-view', 'team-vision', 'view', user('bob')));

@@ -2,7 +2,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { startSim } from './index.ts';
 import { eventually } from './api/test-support.ts';
@@ -38,4 +40,39 @@ test('startSim writes a kubeconfig, installs the CRDs and runs controllers behin
   } finally {
     await sim.stop();
   }
+});
+
+test('identities: tokens, kubeconfigs per identity, a token auth file; demo tokens need the identities', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wmap-sim-ids-'));
+  const tokenFile = join(dir, 'tokens.csv');
+  writeFileSync(tokenFile, 'file-token,erin,e-1,"ops,oncall"\n');
+  const plain = await startSim({ controllers: false, tokenAuthFile: tokenFile });
+  try {
+    assert.equal(plain.tokens.admin, plain.adminToken);
+    assert.throws(() => plain.tokens.alice, /the demo identities are not installed/);
+    assert.deepEqual(plain.identityKubeconfigs, {});
+    const kc = new k8s.KubeConfig();
+    kc.loadFromFile(plain.kubeconfigFor('file-token', { namespace: 'ops' }));
+    assert.equal(kc.getContextObject(kc.currentContext)?.namespace, 'ops');
+    const who = await kc.makeApiClient(k8s.AuthenticationV1Api).createSelfSubjectReview({ body: {} });
+    assert.deepEqual(JSON.parse(JSON.stringify(who.status?.userInfo)), { username: 'erin', uid: 'e-1', groups: ['ops', 'oncall', 'system:authenticated'] });
+    // The default roles and bindings of a real cluster are there.
+    for (const name of ['cluster-admin', 'admin', 'edit', 'view', 'system:basic-user', 'system:discovery', 'system:public-info-viewer']) assert.ok(plain.store.get('rbac.authorization.k8s.io/v1', 'ClusterRole', undefined, name), name);
+    assert.ok((plain.store.get('rbac.authorization.k8s.io/v1', 'ClusterRole', undefined, 'view')?.rules as unknown[]).length > 5, 'view aggregated');
+  } finally {
+    await plain.stop();
+  }
+  const demo = await startSim({ controllers: false, identities: true, kubeconfigPath: join(dir, 'kubeconfig') });
+  const files = { ...demo.identityKubeconfigs };
+  try {
+    assert.deepEqual(Object.keys(files).sort(), ['alice', 'bob', 'carol', 'workloadMap']);
+    assert.equal(files.alice, join(dir, 'kubeconfig.alice'));
+    assert.match(readFileSync(files.carol!, 'utf8'), new RegExp(`token: ${demo.tokens.carol}`));
+    assert.match(readFileSync(files.workloadMap!, 'utf8'), new RegExp(`token: ${demo.tokens.workloadMap}`));
+    assert.ok(demo.store.get('v1', 'ServiceAccount', 'workload-map', 'workload-map'));
+  } finally {
+    await demo.stop();
+  }
+  for (const f of Object.values(files)) assert.equal(existsSync(f), false, `${f} removed on stop`);
+  rmSync(dir, { recursive: true, force: true });
 });

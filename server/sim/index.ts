@@ -159,6 +159,11 @@ export interface SimHandle {
    * server's, expiry to an hour). Throws when the ServiceAccount does not exist.
    */
   serviceAccountToken(namespace: string, name: string, options?: { audiences?: string[]; expirationSeconds?: number }): string;
+  /**
+   * With the demo identities: a kubeconfig per identity next to the admin one (`<kubeconfigPath>.alice`,
+   * `.bob`, `.carol`, `.workload-map`), removed on stop. Empty without them.
+   */
+  identityKubeconfigs: Readonly<Partial<Record<Exclude<keyof SimTokens, 'admin'>, string>>>;
   store: ObjectStore & MemoryStore;
   faults: FaultController;
   /** Stops the controllers and the server (watches end cleanly) and saves state when asked to. */
@@ -357,6 +362,11 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     writeFileSync(path, kubeconfigYaml({ server: url, token, caPem: cert?.cert, namespace: o.namespace }), { mode: 0o600 });
     return path;
   };
+  const identityKubeconfigs: Partial<Record<Exclude<keyof SimTokens, 'admin'>, string>> = {};
+  if (identities) {
+    for (const p of identities.people) identityKubeconfigs[p.user] = kubeconfigFor(p.token, { path: `${kubeconfigPath}.${p.user}` });
+    identityKubeconfigs.workloadMap = kubeconfigFor(identities.serviceAccount, { path: `${kubeconfigPath}.workload-map`, namespace: 'workload-map' });
+  }
   const serviceAccountToken = (namespace: string, name: string, o: { audiences?: string[]; expirationSeconds?: number } = {}): string => {
     const sa = store.get('v1', 'ServiceAccount', namespace, name);
     if (!sa) throw new Error(`serviceaccounts "${name}" not found in namespace ${namespace}`);
@@ -372,6 +382,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
     tokens,
     kubeconfigFor,
     serviceAccountToken,
+    identityKubeconfigs: Object.freeze({ ...identityKubeconfigs }),
     store,
     faults,
     async stop() {
@@ -390,6 +401,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
       if (options.stateFile) saveState(store, options.stateFile);
       if (ownDir) rmSync(ownDir, { recursive: true, force: true });
       if (kubeconfigDir) rmSync(kubeconfigDir, { recursive: true, force: true });
+      for (const f of Object.values(identityKubeconfigs)) rmSync(f, { force: true });
     },
     openWatches: () => server.openWatchCount(),
     seed,

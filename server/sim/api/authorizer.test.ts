@@ -35,6 +35,9 @@ it('system:masters is allowed without asking RBAC; an access rule decides for it
   assert.equal(authz.authorize({ user: { username: 'root', groups: [] } }, podsIn('x')).allowed, false, 'no bootstrap policy in this store');
   const reader = ruleIdentity({ token: 't', user: 'reader', readOnly: true });
   assert.equal(authz.authorize(reader, podsIn('x')).allowed, true);
+  // Read-only or not, every token may review itself (kubectl auth can-i / whoami), as system:basic-user grants.
+  assert.equal(authz.check(reader, { verb: 'create', resourceRequest: true, group: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews' }), undefined);
+  assert.ok(authz.check(reader, { verb: 'create', resourceRequest: true, group: 'authorization.k8s.io', resource: 'subjectaccessreviews' }));
   assert.equal(authz.check(reader, { verb: 'delete', resourceRequest: true, group: '', resource: 'pods', namespace: 'x', name: 'p' })?.message, 'pods "p" is forbidden: User "reader" cannot delete resource "pods" in API group "" in the namespace "x"');
   assert.equal(authz.check({ user: { username: 'bob', groups: ['system:authenticated'] } }, { verb: 'get', resourceRequest: false, path: '/metrics' })?.message, 'forbidden: User "bob" cannot get path "/metrics"');
   authz.stop();

@@ -30,6 +30,12 @@ export interface RulesReview {
   evaluationError?: string;
 }
 
+const SELF_REVIEWS = new Set(['authorization.k8s.io/selfsubjectaccessreviews', 'authorization.k8s.io/selfsubjectrulesreviews', 'authentication.k8s.io/selfsubjectreviews']);
+
+function isSelfReview(a: RequestAttributes): boolean {
+  return a.verb === 'create' && SELF_REVIEWS.has(`${a.group ?? ''}/${a.resource ?? ''}`);
+}
+
 /** The request as the simulator's own access rules see it (a Namespace object is cluster-scoped there). */
 function legacyRequest(a: RequestAttributes): AccessRequest {
   const resource = a.subresource ? `${a.resource}/${a.subresource}` : (a.resource ?? '');
@@ -70,8 +76,9 @@ export class Authorizer {
 
   authorize(id: Identity, attrs: RequestAttributes): Decision {
     if (id.legacy) {
-      // The access rules only ever restricted resource requests.
-      if (!attrs.resourceRequest) return { allowed: true, reason: '' };
+      // The access rules only ever restricted resource requests; and every user of a real cluster may
+      // review itself (system:basic-user), so `kubectl auth can-i` works with any of them.
+      if (!attrs.resourceRequest || isSelfReview(attrs)) return { allowed: true, reason: '' };
       return { allowed: authorizeRule(id.legacy, legacyRequest(attrs)) === undefined, reason: '' };
     }
     return this.authorizeUser(id.user, attrs);
@@ -79,7 +86,7 @@ export class Authorizer {
 
   /** The 403 for a denied request, or undefined when it is allowed. */
   check(id: Identity, attrs: RequestAttributes): ApiError | undefined {
-    if (id.legacy && attrs.resourceRequest) return authorizeRule(id.legacy, legacyRequest(attrs));
+    if (id.legacy && attrs.resourceRequest && !isSelfReview(attrs)) return authorizeRule(id.legacy, legacyRequest(attrs));
     const d = this.authorize(id, attrs);
     return d.allowed ? undefined : forbiddenError(id.user.username, attrs, d.reason);
   }

@@ -40,8 +40,10 @@ export interface PlanView {
   delete: { propagationPolicy: string; resourceVersion: string; dependents: Array<{ kind: string; count: number }> } | null;
   noChange: boolean;
   errors: Array<{ code: string; message: string; path?: string }>;
-  /** The resourceVersion planned from: sent back with the write as its precondition. */
+  /** The resourceVersion planned from: sent back with the write. */
   resourceVersion: string;
+  /** A digest of the root without its status and bookkeeping: sent back with the write, so that a status update alone is no conflict. */
+  fingerprint: string;
 }
 
 export type ActionResult = 'planned' | 'dry-run' | 'applied' | 'unchanged' | 'conflict' | 'refused' | 'invalid' | 'forbidden' | 'disabled';

@@ -108,7 +108,7 @@ export function ActionDialog({ action, offer, api, kind, name, onClose, onApplie
     setErrors([]);
     setBusy(true);
     try {
-      const answer = await postAction(api, { mode, actions: [s.spec], resourceVersion: mode === 'apply' ? preview?.plan?.resourceVersion : undefined });
+      const answer = await postAction(api, { mode, actions: [s.spec], resourceVersion: mode === 'apply' ? preview?.plan?.resourceVersion : undefined, fingerprint: mode === 'apply' ? preview?.plan?.fingerprint : undefined });
       if (mode === 'preview') {
         setPreview(answer);
         setOutcome(null);

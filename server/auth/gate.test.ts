@@ -148,6 +148,9 @@ test('cross-site writes: a POST needs this server\'s Origin (or Sec-Fetch-Site s
   assert.equal((await post({ ...json, 'sec-fetch-site': 'same-origin' })).status, 200);
   assertJsonError(await post({ ...json, origin: 'http://evil.example' }), 403, 'cross_origin');
   assertJsonError(await post({ ...json, origin: 'null' }), 403, 'cross_origin');
+  assertJsonError(await post({ ...json, origin: 'null', 'sec-fetch-site': 'cross-site' }), 403, 'cross_origin');
+  // A browser's own form under Referrer-Policy: no-referrer says Origin: null, and Sec-Fetch-Site says where it is from.
+  assert.equal((await post({ ...json, origin: 'null', 'sec-fetch-site': 'same-origin' })).status, 200);
   assertJsonError(await post({ ...json, origin: `http://localhost:${loopPort + 1}` }), 403, 'cross_origin');
   assertJsonError(await post({ ...json, origin: `https://${own()}` }), 403, 'cross_origin');
   assertJsonError(await post({ ...json, origin: `${origin()}/path` }), 403, 'cross_origin');
@@ -162,7 +165,7 @@ test('cross-site writes: a POST needs this server\'s Origin (or Sec-Fetch-Site s
   for (const method of ['PUT', 'PATCH', 'DELETE']) {
     assertJsonError(await raw(loopPort, { method, path: '/api/test-hooks', headers: { ...json, origin: 'http://evil.example' }, body }), 403, 'cross_origin');
   }
-  assert.deepEqual(loop.seen.filter((s) => s.startsWith('POST')).length, 2);
+  assert.deepEqual(loop.seen.filter((s) => s.startsWith('POST')).length, 3);
 });
 
 test('a declared body beyond the limit is refused before it is read, and the connection closed', async () => {

@@ -3,7 +3,8 @@
  * own pages. A browser names the page a request comes from in `Origin` (every cross-origin request
  * and every POST) and, in current browsers, says how it relates to the target in `Sec-Fetch-Site`.
  * Such a request is accepted when `Origin` is the server's own origin, or when `Origin` is absent
- * and `Sec-Fetch-Site` says `same-origin` or `none` (typed by the user, or a tool that says so).
+ * and `Sec-Fetch-Site` says `same-origin` or `none` (typed by the user, or a tool that says so), or
+ * when it is `null` and `Sec-Fetch-Site` says `same-origin` (the sign-in page's own form).
  * Its body must be JSON: a cross-site HTML form or a `text/plain` fetch (which a page may send
  * without asking) is refused with 415 even before the Origin is looked at by anything else.
  */
@@ -47,7 +48,9 @@ export function checkSameOrigin(headers: Headers, hostKey: string, schemes: read
     if (site === undefined) return problem(403, 'origin_required', 'a state-changing or expensive request must say where it comes from: send Origin (browsers do) or Sec-Fetch-Site: same-origin');
     return null;
   }
-  if (origin.trim() === 'null') return problem(403, 'cross_origin', 'requests from an opaque origin (Origin: null) are refused');
+  // Under `Referrer-Policy: no-referrer` a browser's own form POST says `Origin: null`; its
+  // Sec-Fetch-Site (which no page can set) still tells a same-origin form from an opaque origin.
+  if (origin.trim() === 'null') return site === 'same-origin' ? null : problem(403, 'cross_origin', 'requests from an opaque origin (Origin: null) are refused');
   let u: URL;
   try {
     u = new URL(origin);

@@ -5,9 +5,11 @@
  * itself, refused as "changed since you looked" when the workload moved on from the version the
  * preview showed. Every write attempt, refused ones included, is audited.
  */
+import { createHash } from 'node:crypto';
 import type { ActionAnswer, ActionsOffer, OfferedAction, PlanView } from '../../contract/index.ts';
 import { planAction, roleContainers, runAction, type ActionPlan, type ActionSpec, type ObjectWriter } from './actions.ts';
 import { recordAudit } from './audit-trail.ts';
+import type { KubeObject } from '../engine/index.ts';
 import type { WorkloadIndex } from './workload-index.ts';
 
 export interface ActingUser {
@@ -29,8 +31,20 @@ export interface ActionContext {
 
 const TEMPLATE_ACTIONS = ['labels', 'annotations', 'image', 'env', 'resources'] as const;
 
+/**
+ * What a preview showed of the root, as a digest: everything but its status and the API server's
+ * bookkeeping. Controllers write status all the time (each write a new resourceVersion); a workload
+ * whose spec and metadata are still what the user previewed has not "changed since they looked".
+ */
+export function previewFingerprint(o: KubeObject): string {
+  const { status: _s, ...rest } = o as KubeObject & { status?: unknown };
+  const { resourceVersion: _rv, managedFields: _mf, generation: _g, ...metadata } = (o.metadata ?? {}) as Record<string, unknown>;
+  return createHash('sha256').update(JSON.stringify({ ...rest, metadata })).digest('base64url');
+}
+
 export function planView(p: ActionPlan): PlanView {
   return {
+    fingerprint: previewFingerprint(p.before),
     summary: p.summary,
     diff: p.diff,
     patch: p.patch,
@@ -88,10 +102,10 @@ function audited(ctx: ActionContext, plan: ActionPlan | null, specs: ActionSpec[
 
 /**
  * `mode` preview: the plan, then the API server's dry run as the user (when writes are on and the
- * user may). `apply`: the write, with `resourceVersion` — the version the user previewed — as its
- * precondition.
+ * user may). `apply`: the write of what the user previewed (`seen`: its resourceVersion and
+ * fingerprint), with a resourceVersion precondition.
  */
-export async function runWorkloadAction(ctx: ActionContext, specs: ActionSpec[], mode: 'preview' | 'apply', resourceVersion?: string): Promise<ActionAnswer> {
+export async function runWorkloadAction(ctx: ActionContext, specs: ActionSpec[], mode: 'preview' | 'apply', seen: { resourceVersion?: string; fingerprint?: string } = {}): Promise<ActionAnswer> {
   const planned = planAction(ctx.index, ctx.cluster, ctx.rootUid, specs);
   if ('error' in planned) {
     if (mode === 'apply') audited(ctx, null, specs, 'none', 'invalid', planned.error);
@@ -107,9 +121,33 @@ export async function runWorkloadAction(ctx: ActionContext, specs: ActionSpec[],
   const verb = planned.delete ? 'delete' : 'patch';
   const allowed = await ctx.may(verb);
   if (!allowed.allowed) return refuse('forbidden', allowed.reason);
-  if (mode === 'apply' && resourceVersion !== undefined && resourceVersion !== view.resourceVersion) {
-    return refuse('conflict', `${planned.target.kind} ${planned.target.name} changed since you looked (you saw resourceVersion ${resourceVersion}, it is now ${view.resourceVersion}): review the new diff and apply again`);
+  // The user previewed a version: a newer one whose spec and metadata are unchanged (a status write) is
+  // the same workload to them, and the write goes with the newer resourceVersion as its precondition.
+  const moved = seen.resourceVersion !== undefined && seen.resourceVersion !== view.resourceVersion;
+  if (mode === 'apply' && moved && seen.fingerprint !== view.fingerprint) {
+    return refuse('conflict', `${planned.target.kind} ${planned.target.name} changed since you looked (you saw resourceVersion ${seen.resourceVersion}, it is now ${view.resourceVersion}): review the new diff and apply again`);
   }
-  const outcome = await runAction(planned, ctx.writer, dryRun, ctx.who);
+  let outcome = await runAction(planned, ctx.writer, dryRun, ctx.who);
+  // The cluster had a newer version than the index (a status write a moment ago): once the index has
+  // it, and if its spec and metadata are still what the user previewed, the write is tried once more.
+  if (mode === 'apply' && outcome.result === 'conflict') {
+    const again = await replanned(ctx, specs, view.resourceVersion);
+    if (again && previewFingerprint(again.before) === (seen.fingerprint ?? view.fingerprint)) {
+      outcome = await runAction(again, ctx.writer, dryRun, ctx.who);
+      return { plan: planView(again), result: outcome.result, message: outcome.message, diff: outcome.diff };
+    }
+  }
   return { plan: view, result: outcome.result, message: outcome.message, diff: outcome.diff };
+}
+
+/** The plan again once the index holds a version other than `stale` (within two seconds), else null. */
+async function replanned(ctx: ActionContext, specs: ActionSpec[], stale: string): Promise<ActionPlan | null> {
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    ctx.index.flush();
+    const p = planAction(ctx.index, ctx.cluster, ctx.rootUid, specs);
+    if ('error' in p) return null;
+    if (String(p.before.metadata?.resourceVersion ?? '') !== stale) return p;
+  }
+  return null;
 }

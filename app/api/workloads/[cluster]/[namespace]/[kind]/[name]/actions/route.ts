@@ -18,8 +18,9 @@ const ActionRequest = z.strictObject({
   mode: z.enum(['preview', 'apply']),
   /** One action, or several pod-template changes of one kind sent as one patch. */
   actions: z.array(actionSpecSchema).min(1).max(20),
-  /** apply: the root's resourceVersion the preview showed (the precondition). */
+  /** apply: the root's resourceVersion and fingerprint the preview showed. */
   resourceVersion: z.string().max(64).optional(),
+  fingerprint: z.string().max(64).optional(),
 });
 
 type Context = { ctx: ActionContext } | { error: Response };
@@ -76,7 +77,7 @@ export async function POST(req: Request, { params }: Params): Promise<Response> 
     if (!parsed.success) return badRequest(parsed.error);
     const c = await contextOf(rt, req, p);
     if ('error' in c) return c.error;
-    const answer = await runWorkloadAction(c.ctx, parsed.data.actions, parsed.data.mode, parsed.data.resourceVersion);
+    const answer = await runWorkloadAction(c.ctx, parsed.data.actions, parsed.data.mode, { resourceVersion: parsed.data.resourceVersion, fingerprint: parsed.data.fingerprint });
     const status = { forbidden: 403, disabled: 403, conflict: 409, invalid: 422, refused: 422 }[answer.result as string] ?? 200;
     return Response.json(answer, { status, headers: { 'cache-control': 'no-store' } });
   });

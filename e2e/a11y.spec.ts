@@ -163,6 +163,25 @@ const PAGES: Array<{ name: string; path: (baseURL: string) => Promise<string>; s
     },
   },
   {
+    // An action's dialog over the page, with its preview (diff and the server dry run).
+    name: 'workload, action dialog',
+    path: (baseURL) => workloadPath(baseURL, 'e2e-train'),
+    settled: async (page) => {
+      await page.getByTestId('action-labels').click();
+      const dialog = page.getByTestId('action-dialog');
+      await dialog.getByTestId('action-lines').fill('team=a11y');
+      await dialog.getByRole('button', { name: 'Preview' }).click();
+      await expect(dialog.getByTestId('action-diff')).toBeVisible();
+    },
+  },
+  {
+    name: 'audit',
+    path: async () => '/audit',
+    settled: async (page) => {
+      await expect(page.getByTestId('audit-table').or(page.getByTestId('audit-empty'))).toBeVisible();
+    },
+  },
+  {
     name: 'definitions',
     path: async () => '/definitions',
     settled: async (page) => {

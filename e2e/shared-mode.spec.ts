@@ -12,6 +12,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { createInterface } from 'node:readline';
 import type { WorkloadRow } from '../contract/index.ts';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
 
 interface Cluster {
@@ -261,6 +262,14 @@ test('sign in with OIDC on the provider\'s own pages; the identity provider\'s u
   const links = await page.getByTestId('workload-table').locator('a[href^="/workloads/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
   expect(links.length).toBeGreaterThan(0);
   for (const href of links) expect(href).toContain('/team-llm/');
+});
+
+test('the sign-in page has no accessibility violation, with and without an error', async ({ page }) => {
+  for (const path of ['/signin', '/auth/oidc/callback?state=nope&code=x']) {
+    await page.goto(`${base}${path}`);
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), path).toEqual([]);
+  }
 });
 
 test('an authenticating proxy\'s headers count only with its secret', async () => {

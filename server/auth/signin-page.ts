@@ -20,7 +20,7 @@ const STYLE = `body{font:15px system-ui,sans-serif;background:#0b0f17;color:#e6e
 main{width:min(30rem,92vw);background:#141a26;border:1px solid #2a3344;border-radius:10px;padding:1.5rem 1.75rem}
 h1{font-size:1.25rem;margin:0 0 .25rem}p{color:#b6bfcf;margin:.25rem 0 1rem}label{display:block;font-weight:600;margin:.75rem 0 .35rem}
 textarea{width:100%;box-sizing:border-box;min-height:6rem;font:13px ui-monospace,monospace;background:#0b0f17;color:#e6e9ef;border:1px solid #3a4458;border-radius:6px;padding:.5rem}
-button,a.button{display:inline-block;margin-top:.9rem;padding:.5rem 1rem;border-radius:6px;border:0;background:#3b82f6;color:#fff;font-weight:600;text-decoration:none;cursor:pointer}
+button,a.button{display:inline-block;margin-top:.9rem;padding:.5rem 1rem;border-radius:6px;border:0;background:#1d4ed8;color:#fff;font-weight:600;text-decoration:none;cursor:pointer}
 .error{background:#3b1219;border:1px solid #b4232f;color:#ffd9dc;padding:.5rem .75rem;border-radius:6px}
 .or{margin:1.25rem 0 .25rem;color:#b6bfcf}code{font:13px ui-monospace,monospace}`;
 

@@ -12,6 +12,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { createInterface } from 'node:readline';
 import type { WorkloadRow } from '../contract/index.ts';
+import { rawRequest, type Answer, type RawRequest } from '../server/auth/test-http.ts';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
 
@@ -37,30 +38,9 @@ function freePort(): Promise<number> {
   });
 }
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** One request exactly as given; a 2xx event stream is answered as soon as its headers arrive. */
-function raw(o: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: o.method ?? 'GET', path: o.path, headers: { host: `127.0.0.1:${port}`, ...o.headers } }, (res) => {
-      if (String(res.headers['content-type']).startsWith('text/event-stream')) {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' });
-        req.destroy();
-        return;
-      }
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    if (o.body !== undefined) req.write(o.body);
-    req.end();
-  });
+/** One request exactly as given to the shared-mode server. */
+function raw(o: RawRequest): Promise<Answer> {
+  return rawRequest(port, { ...o, headers: { host: `127.0.0.1:${port}`, ...o.headers } });
 }
 
 async function signIn(token: string): Promise<string> {

@@ -9,29 +9,12 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { requestGate, type Gate } from './gate.ts';
+import { rawRequest, type Answer } from './test-http.ts';
 import { sharedMode } from './shared-mode.ts';
 
 const shared = (accessToken: string) => sharedMode({ accessToken });
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-function raw(port: number, o: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: o.method ?? 'GET', path: o.path, headers: o.headers, setHost: !o.headers || !('host' in o.headers) }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    if (o.body !== undefined) req.write(o.body);
-    req.end();
-  });
-}
+const raw = rawRequest;
 
 /** A request line exactly as given (node:http validates paths and headers a hostile client need not). */
 function wire(port: number, text: string): Promise<string> {

@@ -12,12 +12,7 @@ import type { TokenVerdict } from './authenticate.ts';
 import { requestGate } from './gate.ts';
 import { IDENTITY_HEADER, principalOfHeaders } from './request-identity.ts';
 import { sharedMode, type SharedModeOptions } from './shared-mode.ts';
-
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
+import { rawRequest, type Answer } from './test-http.ts';
 
 const servers: http.Server[] = [];
 after(() => {
@@ -56,19 +51,7 @@ async function start(o: Partial<SharedModeOptions> = {}): Promise<{ base: string
   return { base: `http://127.0.0.1:${port}`, port, reviews };
 }
 
-function raw(port: number, o: { method?: string; path: string; headers?: Record<string, string | string[]>; body?: string }): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: o.method ?? 'GET', path: o.path, headers: o.headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    if (o.body !== undefined) req.write(o.body);
-    req.end();
-  });
-}
+const raw = rawRequest;
 
 const cookieOf = (a: Answer) => /wmap_session=([^;]*)/.exec(String(a.headers['set-cookie']))?.[1] ?? '';
 

@@ -4,29 +4,17 @@
  * write that is no change, a write that raced the index — with every apply attempt in the audit trail.
  */
 import assert from 'node:assert/strict';
-import { afterEach, test } from 'node:test';
-import { loadCatalog } from '../catalog/index.ts';
+import { test } from 'node:test';
 import { jobSetObjects } from '../engine/test-support.ts';
 import type { KubeObject } from '../engine/index.ts';
 import { captureLogs } from '../log/test-support.ts';
+import { directIndex } from './test-support.ts';
+import type { WorkloadIndex } from './workload-index.ts';
 import { offeredActions, previewFingerprint, runWorkloadAction, type ActionContext } from './action-service.ts';
 import type { ObjectWriter } from './actions.ts';
 import { recentAudit } from './audit-trail.ts';
-import { DefinitionSet } from './definitions.ts';
-import { LiveWorkloads } from './live.ts';
-import { WorkloadIndex } from './workload-index.ts';
 
-const catalog = LiveWorkloads.catalogEntries(loadCatalog());
-const open: WorkloadIndex[] = [];
-afterEach(() => { for (const i of open.splice(0)) i.close(); });
-
-function indexOf(objects: KubeObject[]): WorkloadIndex {
-  const index = new WorkloadIndex(new DefinitionSet(catalog), { coalesceMs: 1e9, warmIntervalMs: 1e9, isSynced: () => true });
-  open.push(index);
-  index.upsertMany('c1', objects);
-  index.flush();
-  return index;
-}
+const indexOf = directIndex;
 
 interface Fake extends ObjectWriter {
   calls: string[];

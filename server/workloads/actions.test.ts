@@ -1,26 +1,14 @@
 /** Planning and running workload actions against an index fed directly (no cluster): specs, roles, summaries, the writer's calls, the audit log. */
 import assert from 'node:assert/strict';
-import { afterEach, test } from 'node:test';
-import { loadCatalog } from '../catalog/index.ts';
+import { test } from 'node:test';
 import { jobSetObjects } from '../engine/test-support.ts';
 import type { KubeObject } from '../engine/index.ts';
 import { captureLogs } from '../log/test-support.ts';
+import { directIndex } from './test-support.ts';
+import type { WorkloadIndex } from './workload-index.ts';
 import { actionSpecSchema, kubectlName, planAction, runAction, type ActionPlan, type ActionSpec, type ObjectWriter } from './actions.ts';
-import { DefinitionSet } from './definitions.ts';
-import { LiveWorkloads } from './live.ts';
-import { WorkloadIndex } from './workload-index.ts';
 
-const catalog = LiveWorkloads.catalogEntries(loadCatalog());
-const open: WorkloadIndex[] = [];
-afterEach(() => { for (const i of open.splice(0)) i.close(); });
-
-function indexOf(objects: KubeObject[]): WorkloadIndex {
-  const index = new WorkloadIndex(new DefinitionSet(catalog), { coalesceMs: 1e9, warmIntervalMs: 1e9, isSynced: () => true });
-  open.push(index);
-  index.upsertMany('c1', objects);
-  index.flush();
-  return index;
-}
+const indexOf = directIndex;
 
 /** A JobSet `train` (leader: 1 Job, worker: 2 Jobs, one pod each), as the catalog definition reads it. */
 function jobSet(): { index: WorkloadIndex; uid: string } {

@@ -4,24 +4,13 @@
  * recent actions that the dashboard's audit page shows. The list lives on globalThis because the
  * route handlers are bundled apart from the server that also writes to it (Next.js).
  */
+import type { AuditItem } from '../../contract/index.ts';
 import { logger } from '../log/index.ts';
 
-export interface AuditEntry {
-  /** ISO time. */
-  at: string;
-  /** The Kubernetes user (or the kubeconfig context in local mode). */
-  who: string;
-  /** How they signed in (local, token, oidc, proxy, access-token; cli for the command line). */
-  via: string;
-  cluster: string;
-  action: string;
-  object: { apiVersion: string; kind: string; namespace: string; name: string };
-  summary: string;
+/** An audit item as the API lists it, with what was sent (kept for the log, not shown). */
+export interface AuditEntry extends AuditItem {
   /** What was (or would have been) sent: the JSON patch, or the delete's options; null when nothing was planned. */
   sent: { patch: unknown[] } | { delete: { propagationPolicy: string; resourceVersion: string } } | null;
-  dryRun: string;
-  result: string;
-  message: string;
 }
 
 const KEY = Symbol.for('workload-map.audit-trail');

@@ -25,7 +25,7 @@ const rows: WorkloadRow[] = Array.from({ length: ROWS }, (_, i) => {
   const k = served[i % KINDS];
   return { id: `c1/ns-${i % NAMESPACES}/${k.kind}.${k.group}/w-${i}`, cluster: 'c1', namespace: `ns-${i % NAMESPACES}`, apiVersion: `${k.group}/v1`, kind: k.kind, name: `w-${i}`, status: 'Running', statuses: ['Running'], gpus: { allocated: 1, requested: 1, desired: 1, byResource: { allocated: {}, requested: {}, desired: {} }, unknown: [] }, pods: { ready: 1, total: 1 } } as unknown as WorkloadRow;
 });
-const live = { index: { allRows: () => rows }, connection: () => ({ servedResources: () => served }) } as unknown as LiveWorkloads;
+const live = { index: { allRows: () => rows, currentSeq: 1 }, connection: () => ({ servedResources: () => served }) } as unknown as LiveWorkloads;
 // A user who may list every kind in one namespace in ten, and nothing cluster-wide (the expensive case).
 const user: Principal = { user: 'alice', groups: [], via: 'oidc', credential: { kind: 'impersonate' } };
 const reviewer = new AccessReviewer(async (_c, _p, a) => {

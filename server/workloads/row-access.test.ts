@@ -27,7 +27,7 @@ function liveOf(all: WorkloadRow[]): LiveWorkloads {
     { group: 'jobset.x-k8s.io', version: 'v1alpha2', resource: 'jobsets', kind: 'JobSet', namespaced: true, verbs: [] },
     { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, verbs: [] },
   ];
-  return { index: { allRows: () => all }, connection: (c: string) => (c === 'c1' ? { servedResources: () => served } : undefined) } as unknown as LiveWorkloads;
+  return { index: { allRows: () => all, currentSeq: 1 }, connection: (c: string) => (c === 'c1' ? { servedResources: () => served } : undefined) } as unknown as LiveWorkloads;
 }
 
 const alice: Principal = { user: 'alice', groups: ['g'], via: 'token', credential: { kind: 'impersonate' } };

@@ -53,11 +53,23 @@ function kindsAndNamespaces(rows: readonly WorkloadRow[]): Map<string, Set<strin
 }
 
 /** The rows `may` lets the user list, decided for the rows there are now (new namespaces are asked on the next scope). */
-export async function rowScope(live: LiveWorkloads, may: MayCheck, rows: readonly WorkloadRow[] = live.index.allRows()): Promise<RowScope> {
+/** The kinds and namespaces of every row, kept while the index has not changed (many users ask at once). */
+const shapes = new WeakMap<object, { seq: number; groups: Map<string, Set<string>> }>();
+
+function indexShape(live: LiveWorkloads): Map<string, Set<string>> {
+  const seq = live.index.currentSeq;
+  const hit = shapes.get(live.index);
+  if (hit && hit.seq === seq) return hit.groups;
+  const groups = kindsAndNamespaces(live.index.allRows());
+  shapes.set(live.index, { seq, groups });
+  return groups;
+}
+
+export async function rowScope(live: LiveWorkloads, may: MayCheck, rows?: readonly WorkloadRow[]): Promise<RowScope> {
   const visible = new Set<string>();
   const everywhere = new Set<string>();
   const decided = new Set<string>();
-  const groups = [...kindsAndNamespaces(rows)];
+  const groups = [...(rows ? kindsAndNamespaces(rows) : indexShape(live))];
   await inBatches(groups, async ([k, namespaces]) => {
     const [cluster, group, kind] = k.split('\u0000');
     const served = live.connection(cluster)?.servedResources().find((r) => r.group === group && r.kind === kind);

@@ -29,7 +29,7 @@ import { Registry } from './api/registry.ts';
 import { selfSignedCert } from './api/tls.ts';
 import type { RequestLogEntry } from './api/server.ts';
 import { ApiServer } from './api/server.ts';
-import { frameworkCrds } from './crds/index.ts';
+import { frameworkCrds, type KartaCrdVariant } from './crds/index.ts';
 import type { GroundTruth } from './gpu-metrics/index.ts';
 import { dcgmPodServer, deviceTrackerFor, groundTruthUsage, installDcgmExporter, stopDeviceTracker } from './gpu-metrics/index.ts';
 import { logger } from '../log/index.ts';
@@ -46,6 +46,7 @@ export { parseTokenFile } from './api/authn/token-file.ts';
 export type { DemoPerson, DemoUser } from './scenarios/identities.ts';
 export { DEMO_PEOPLE, PRODUCT_NAMESPACE, PRODUCT_SERVICE_ACCOUNT, READER_CLUSTER_ROLE } from './scenarios/identities.ts';
 export type { FaultOptions } from './api/faults.ts';
+export type { KartaCrdVariant } from './crds/index.ts';
 export { FaultController, parseFaultSpec, validateFaults } from './api/faults.ts';
 export type { RequestLogEntry } from './api/server.ts';
 export { MemoryStore } from './store/memory-store.ts';
@@ -96,6 +97,12 @@ export interface SimOptions {
   bookmarkIntervalMs?: number;
   /** Install the framework CRDs (default true). */
   installCrds?: boolean;
+  /**
+   * Which `kartas.run.ai` CRD the cluster starts with (with the framework CRDs): `current` (default)
+   * is deploy/crds/kartas.run.ai.yaml, the one the product ships; `older` is Karta v0.1.x's (no
+   * podGroup, no matchLabels); `none` leaves it out, as in a cluster where Karta was never installed.
+   */
+  kartaCrd?: KartaCrdVariant;
   /**
    * Run the simulated controllers (scheduler, kubelet, workload controllers, operators) when they are
    * available (default true). Tests that want objects to stay exactly as written turn them off.
@@ -289,7 +296,7 @@ export async function startSim(options: SimOptions = {}): Promise<SimHandle> {
   installBootstrapPolicy(store);
   const aggregator = new ClusterRoleAggregator(store);
   const serviceAccounts = new ServiceAccountTokens(store, () => now().getTime(), { issuer: options.serviceAccountIssuer, apiAudiences: options.apiAudiences });
-  if (options.installCrds !== false) installCrds(store, frameworkCrds());
+  if (options.installCrds !== false) installCrds(store, frameworkCrds({ karta: options.kartaCrd }));
 
   const seed = options.seed ?? 1;
   const backends = new ServiceBackends();

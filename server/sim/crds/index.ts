@@ -6,9 +6,15 @@
  * Most CRDs here keep a schema that accepts anything (`x-kubernetes-preserve-unknown-fields` at the
  * root); JobSet carries the upstream schema of the fields its controller reads (jobset.x-k8s.io_jobsets.yaml
  * of kubernetes-sigs/jobset), with unknown fields kept where the upstream schema spells out more than
- * the simulator needs (the pod template, status).
+ * the simulator needs (the pod template, status). The Karta CRD is the one the product ships
+ * (deploy/crds/kartas.run.ai.yaml, upstream's schema), read from that file so the two cannot drift;
+ * an older variant of it and its absence are start options (SimOptions.kartaCrd).
  */
 
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import type { KubeObject } from '../store/object-store.ts';
 
 interface Column {
@@ -169,7 +175,67 @@ const definitionColumns: Column[] = [
   age,
 ];
 
-export function frameworkCrds(): KubeObject[] {
+/** Which Karta CRD a simulated cluster has: the shipped one, an older upstream one, or none. */
+export type KartaCrdVariant = 'current' | 'older' | 'none';
+
+/** deploy/crds/kartas.run.ai.yaml, from the repository (or WMAP_KARTA_CRD, as the product reads it). */
+function shippedKartaCrdFile(): string {
+  if (process.env.WMAP_KARTA_CRD) return resolve(process.env.WMAP_KARTA_CRD);
+  const fromModule = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'deploy', 'crds', 'kartas.run.ai.yaml');
+  return existsSync(fromModule) ? fromModule : resolve(process.cwd(), 'deploy', 'crds', 'kartas.run.ai.yaml');
+}
+
+let shipped: KubeObject | undefined;
+
+/** Every node of a schema, depth first (properties, items, additionalProperties). */
+function* schemaNodes(node: Record<string, unknown>): Generator<Record<string, unknown>> {
+  yield node;
+  for (const child of Object.values((node.properties ?? {}) as Record<string, Record<string, unknown>>)) yield* schemaNodes(child);
+  if (node.items && typeof node.items === 'object') yield* schemaNodes(node.items as Record<string, unknown>);
+  if (node.additionalProperties && typeof node.additionalProperties === 'object') yield* schemaNodes(node.additionalProperties as Record<string, unknown>);
+}
+
+/**
+ * The Karta CRD as Karta v0.1.x shipped it (run-ai/karta charts/karta/crds/run.ai_kartas.yaml
+ * @02699006), derived from the current one by undoing what changed since: no `podGroup` (the alpha
+ * `podGroups` required), no `componentTypeSelector.matchLabels` (its `keyPath` required, no CEL
+ * rules), and a suspend action's `value` as raw JSON (`x-kubernetes-preserve-unknown-fields`) instead
+ * of a JSON-encoded string.
+ */
+function olderKartaCrd(current: KubeObject): KubeObject {
+  const crd = structuredClone(current);
+  const schema = ((crd.spec as { versions: Array<{ schema: { openAPIV3Schema: Record<string, unknown> } }> }).versions[0].schema.openAPIV3Schema);
+  for (const node of schemaNodes(schema)) {
+    const props = node.properties as Record<string, Record<string, unknown>> | undefined;
+    if (!props) continue;
+    if (props.podGroups && props.podGroup) {
+      delete props.podGroup;
+      node.required = ['podGroups'];
+    }
+    if (props.matchLabels && props.keyPath) {
+      delete props.matchLabels;
+      delete node['x-kubernetes-validations'];
+      delete props.keyPath.minLength;
+      node.required = ['keyPath'];
+    }
+    if (props.path && props.value && Array.isArray(node.required) && node.required.includes('value')) {
+      props.value = { description: 'The raw JSON value to assign.', 'x-kubernetes-preserve-unknown-fields': true };
+    }
+  }
+  return crd;
+}
+
+/** The Karta CRD of a variant (a fresh copy each time); undefined for 'none'. */
+export function kartaCrd(variant: KartaCrdVariant = 'current'): KubeObject | undefined {
+  if (variant === 'none') return undefined;
+  shipped ??= parse(readFileSync(shippedKartaCrdFile(), 'utf8')) as KubeObject;
+  const crd = variant === 'older' ? olderKartaCrd(shipped) : structuredClone(shipped);
+  crd.metadata = { ...crd.metadata, labels: { ...(crd.metadata.labels ?? {}), 'app.kubernetes.io/managed-by': 'wmap-sim' } };
+  return crd;
+}
+
+export function frameworkCrds(options: { karta?: KartaCrdVariant } = {}): KubeObject[] {
+  const karta = kartaCrd(options.karta ?? 'current');
   return [
     crd({
       group: 'jobset.x-k8s.io', kind: 'JobSet', plural: 'jobsets', schema: JOBSET_SCHEMA,
@@ -289,7 +355,7 @@ export function frameworkCrds(): KubeObject[] {
     }),
     crd({ group: 'nvidia.com', kind: 'DynamoComponentDeployment', plural: 'dynamocomponentdeployments', shortNames: ['dcd'], versions: [{ name: 'v1alpha1', columns: [ready('Available'), { name: 'Component', type: 'string', jsonPath: '.spec.componentType' }, age] }] }),
     crd({ group: 'scheduling.run.ai', kind: 'PodGroup', plural: 'podgroups', versions: [{ name: 'v2alpha2', columns: [{ name: 'MinMember', type: 'integer', jsonPath: '.spec.minMember' }, { name: 'Queue', type: 'string', jsonPath: '.spec.queue' }, age] }] }),
-    crd({ group: 'run.ai', kind: 'Karta', plural: 'kartas', shortNames: ['krt'], scope: 'Cluster', versions: [{ name: 'v1alpha1', columns: definitionColumns }] }),
+    ...(karta ? [karta] : []),
     crd({ group: 'optimization.nvidia.com', kind: 'ResourceInterface', plural: 'resourceinterfaces', shortNames: ['ri'], scope: 'Cluster', versions: [{ name: 'v1alpha1', columns: definitionColumns }] }),
   ];
 }

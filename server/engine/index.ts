@@ -26,3 +26,4 @@ export { compileCel, checkCel, type CelProgram } from './cel.ts';
 export { compileJq, checkExpression, jqToString, type JqProgram } from './jq/index.ts';
 export { pickRoot, definitionForRoot } from './pick-root.ts';
 export { podWhy, podController } from './pod-why.ts';
+export { draftDefinition, definitionSlug, type DraftResult, type DraftGuess } from './draft/draft.ts';

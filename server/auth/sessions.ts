@@ -81,7 +81,7 @@ export class SessionStore {
 
   /** The Set-Cookie of a session (`secure` when the dashboard is served over TLS). */
   cookie(s: Session, secure: boolean): string {
-    const maxAge = Math.max(0, Math.floor((s.expiresAt - this.now()) / 1000));
+    const maxAge = Math.max(0, Math.ceil((s.expiresAt - this.now()) / 1000));
     return `${SESSION_COOKIE}=${s.id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
   }
 }

@@ -5,11 +5,12 @@
 import { stringify } from 'yaml';
 import { loadClusterConfigs } from '../cluster/index.ts';
 import { loadCatalog } from '../catalog/index.ts';
-import { isPod, type KubeObject, type WorkloadTree } from '../engine/index.ts';
+import { isPod } from '../engine/index.ts';
 import { columnsFor, compileCelFilter, groupOfApiVersion, kindRef, parseQuery, printRowTable, runQuery } from '../../lib/rows/index.ts';
 import { kindGuess, kindsNamed } from './kind-ref.ts';
 import { LiveWorkloads, type WorkloadRow } from '../workloads/index.ts';
-import { conservation, gpuNames, podSpecDevices, type ClusterBalance } from '../workloads/conservation.ts';
+import { conservation, type ClusterBalance } from '../workloads/conservation.ts';
+import { verifyTree } from '../workloads/definition-trial.ts';
 import type { Resolved } from '../workloads/resolver.ts';
 import { printTree, UsageError, type Io } from './offline.ts';
 import { reportTreeProblems } from './render-tree.ts';
@@ -194,52 +195,8 @@ export async function cmdTree(ref: string, flags: LiveFlags, io: Io): Promise<nu
   }
 }
 
-export interface Discrepancy {
-  workload: string;
-  message: string;
-}
-
-/**
- * A definition's view against the raw ownership graph: owned pods no component claims, replica
- * counts that disagree with live pods, and GPUs counted from the raw pod specs by the conservation
- * check's own code (not the engine's) against the definition's templates × replicas and against
- * what the engine counted. A finished workload (Completed, Failed, Suspended) must hold no GPUs.
- */
-export function verifyTree(tree: WorkloadTree, pods: readonly KubeObject[], gpuResources?: readonly string[]): Discrepancy[] {
-  const w = `${tree.workload.kind} ${tree.workload.namespace ? `${tree.workload.namespace}/` : ''}${tree.workload.name}`;
-  const out: Discrepancy[] = [];
-  for (const p of tree.unmatchedPods) if (tree.definition.source !== 'none') out.push({ workload: w, message: `pod ${p.name} is owned by the workload but no component claims it` });
-  for (const p of tree.pods) if (p.instance === null) out.push({ workload: w, message: `pod ${p.name} matches component ${p.component} but none of its instances` });
-  const finished = tree.status.matched.find((s) => s === 'Completed' || s === 'Failed' || s === 'Suspended');
-  if (!finished) {
-    for (const r of tree.roles) {
-      if (r.livePods !== r.desiredPods) out.push({ workload: w, message: `role ${r.name}: the definition asks for ${r.desiredPods} pods, ${r.livePods} are live` });
-    }
-  }
-  // Independent of the engine: every owned live pod's own request, from its raw spec.
-  const bySpec: Record<string, number> = {};
-  const live = pods.filter((p) => !['Succeeded', 'Failed'].includes(String((p.status as { phase?: string } | undefined)?.phase)) && !p.metadata?.deletionTimestamp);
-  const unreadable: string[] = [];
-  const isGpuName = gpuResources ? gpuNames(gpuResources) : undefined;
-  for (const p of live) {
-    const amounts = podSpecDevices(p, unreadable, isGpuName);
-    for (const [k, v] of amounts) bySpec[k] = (bySpec[k] ?? 0) + v;
-    if (finished && amounts.size > 0) out.push({ workload: w, message: `the workload is ${finished}, but pod ${p.metadata?.name} still asks for ${[...amounts].map(([k, v]) => `${v} ${k}`).join(', ')}` });
-  }
-  for (const u of unreadable) out.push({ workload: w, message: `pod ${u}: not a whole number of devices` });
-  const counted = tree.gpus.requested.byResource;
-  for (const k of new Set([...Object.keys(bySpec), ...Object.keys(counted)])) {
-    if ((bySpec[k] ?? 0) !== (counted[k] ?? 0)) out.push({ workload: w, message: `${k}: the engine counts ${counted[k] ?? 0} requested, the pod specs ask for ${bySpec[k] ?? 0}` });
-  }
-  const desired = tree.gpus.desired.byResource;
-  if (!finished && tree.definition.source !== 'none') {
-    for (const k of new Set([...Object.keys(bySpec), ...Object.keys(desired)])) {
-      if ((bySpec[k] ?? 0) !== (desired[k] ?? 0)) out.push({ workload: w, message: `${k}: the definition's templates × replicas give ${desired[k] ?? 0}, the owned pods request ${bySpec[k] ?? 0}` });
-    }
-  }
-  for (const e of tree.errors) out.push({ workload: w, message: e.message });
-  return out;
-}
+// The comparison itself is the trial's (definition-trial.ts), shared with the dashboard's studio.
+export { verifyTree, type Discrepancy } from '../workloads/definition-trial.ts';
 
 /**
  * The cluster-wide check of `verify --all`: per GPU resource, the rows' sum against the live pods'

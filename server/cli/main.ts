@@ -142,7 +142,20 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
 
   liveFlags(program.command('verify').description("compare a definition's view with the raw ownership graph; exit 1 on a discrepancy").argument('[kind/name]'))
     .option('--all', 'every workload', false)
-    .action(async (ref: string | undefined, o: LiveFlags & { all?: boolean }) => { code = await cmdVerify(ref, { ...o, gpuResources: gpuFlag() }, io); });
+    .option('-d, --definition <file>', "try this definition file on the workload instead of the one that serves it (the studio's trial)")
+    .action(async (ref: string | undefined, o: LiveFlags & { all?: boolean; definition?: string }) => {
+      if (o.definition) {
+        const { cmdVerifyDefinition } = await import('./draft-command.ts');
+        code = await cmdVerifyDefinition(ref, o.definition, { ...o, gpuResources: gpuFlag() }, io);
+      } else code = await cmdVerify(ref, { ...o, gpuResources: gpuFlag() }, io);
+    });
+
+  liveFlags(program.command('draft').description('propose a definition (run.ai/v1alpha1 Karta) for a live workload from what its objects show; guesses are marked').argument('<kind/name>'))
+    .option('-o, --output <format>', 'yaml (guesses as comments) | json (guesses on stderr)', 'yaml')
+    .action(async (ref: string, o: LiveFlags) => {
+      const { cmdDraft } = await import('./draft-command.ts');
+      code = await cmdDraft(ref, { ...o, gpuResources: gpuFlag() }, io);
+    });
 
   usageFlags(program
     .command('serve')

@@ -34,6 +34,11 @@ export interface ClusterClient {
   getJson<T>(path: string, signal?: AbortSignal): Promise<T>;
   /** A create (a SubjectAccessReview); returns the object the server answered with. */
   postJson(path: string, body: unknown): Promise<ClusterObject>;
+  /**
+   * A replace (PUT) of the object at `path`; the body's `metadata.resourceVersion` is the precondition
+   * (409 when the object has moved on). `dryRun`: validated and admitted, not persisted.
+   */
+  putJson(path: string, body: unknown, dryRun?: boolean): Promise<ClusterObject>;
   streamText(path: string, onChunk: (text: string) => void, signal: AbortSignal, onOpen?: () => void): Promise<void>;
   /** A JSON patch of one object; `dryRun`: validated and admitted, not persisted. */
   patchJson(ref: ObjectRef, ops: unknown[], dryRun: boolean): Promise<ClusterObject>;
@@ -156,6 +161,7 @@ export class ClusterConnection {
     return {
       getJson: <T>(path: string, signal?: AbortSignal) => getJson<T>(kc, path, signal, as),
       postJson: (path: string, body: unknown) => send('POST', path, body),
+      putJson: (path: string, body: unknown, dryRun = false) => send('PUT', dryRun ? `${path}${path.includes('?') ? '&' : '?'}dryRun=All` : path, body),
       streamText: (path, onChunk, signal, onOpen) => streamText(kc, path, onChunk, signal, onOpen, as),
       patchJson: (ref, ops, dryRun) => send('PATCH', `${this.objectPath(ref)}${dryRun ? '?dryRun=All' : ''}`, ops, 'application/json-patch+json'),
       deleteObject: (ref, o) => {

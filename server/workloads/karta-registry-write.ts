@@ -14,6 +14,7 @@
  * selects definitions by them and, without the Karta operator (which stamps the same values), nothing
  * else would set them.
  */
+import { createHash } from 'node:crypto';
 import { createTwoFilesPatch } from 'diff';
 import { stringify } from 'yaml';
 import { checkDefinition, compileDefinition, engineError, KARTA_API_VERSION, type EngineError, type KubeObject } from '../engine/index.ts';
@@ -269,7 +270,13 @@ export interface CrdInstallPlan {
   /** Why it cannot be done (a CRD that is not ours to replace, one that cannot be read). */
   errors: EngineError[];
   resourceVersion: string;
+  /** For the audit log: the CRD sent is named by its file and digest rather than copied (it is some 50 KB). */
   patch: RegistrationPlan['patch'];
+}
+
+/** The shipped CRD as the audit log names it. */
+function shippedRef(crd: KubeObject): { file: string; sha256: string } {
+  return { file: 'deploy/crds/kartas.run.ai.yaml', sha256: createHash('sha256').update(JSON.stringify(crd.spec)).digest('hex') };
 }
 
 /** A CRD as compared in diffs: no status, no server bookkeeping. */
@@ -289,7 +296,7 @@ export function planCrdInstall(installed: KubeObject | null, report: KartaCrdRep
   const base = { cluster: options.cluster, report, before: installed, errors: [] as EngineError[], resourceVersion: String(installed?.metadata?.resourceVersion ?? '') };
   if (report.state === 'current') return { ...base, action: 'none', after: installed, diff: '', summary: report.summary, patch: [] };
   if (report.state === 'missing' && !installed) {
-    return { ...base, action: 'create', after: ours, diff: yamlDiff(`customresourcedefinition/${KARTA_CRD_NAME}`, null, comparableCrd(ours)), summary: `install the ${KARTA_CRD_NAME} CRD (${KARTA_GROUP}/${KARTA_VERSION} Karta) in cluster ${options.cluster}`, patch: [{ op: 'add', path: '', value: ours }] };
+    return { ...base, action: 'create', after: ours, diff: yamlDiff(`customresourcedefinition/${KARTA_CRD_NAME}`, null, comparableCrd(ours)), summary: `install the ${KARTA_CRD_NAME} CRD (${KARTA_GROUP}/${KARTA_VERSION} Karta) in cluster ${options.cluster}`, patch: [{ op: 'add', path: '', value: shippedRef(ours) }] };
   }
   if (report.state === 'older' && installed) {
     const { managedFields: _m, ...metadata } = (installed.metadata ?? {}) as Record<string, unknown>;
@@ -298,7 +305,7 @@ export function planCrdInstall(installed: KubeObject | null, report: KartaCrdRep
       ...base, action: 'update', after,
       diff: yamlDiff(`customresourcedefinition/${KARTA_CRD_NAME}`, comparableCrd(installed), comparableCrd(after)),
       summary: `upgrade the ${KARTA_CRD_NAME} CRD in cluster ${options.cluster} to the schema Workload Map ships (adds ${report.missingFields.join(', ')})`,
-      patch: [{ op: 'test', path: '/metadata/resourceVersion', value: base.resourceVersion }, { op: 'replace', path: '', value: after }],
+      patch: [{ op: 'test', path: '/metadata/resourceVersion', value: base.resourceVersion }, { op: 'replace', path: '/spec', value: shippedRef(ours) }],
     };
   }
   const why = report.state === 'unknown' ? `the ${KARTA_CRD_NAME} CRD cannot be read, so it is not changed (${report.summary})` : `the cluster's ${KARTA_CRD_NAME} CRD is not one Workload Map ships or an older release of it, so it is left alone: ${report.summary}`;

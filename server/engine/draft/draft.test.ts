@@ -42,7 +42,8 @@ test('a JobSet: one component with an instance per replicatedJob, selected by th
   assert.equal(child.instanceIdPath, '.spec.replicatedJobs[]? | .name');
   assert.equal(child.podSelector?.componentInstanceSelector?.idPath, '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]');
   assert.equal(child.specDefinition?.podTemplateSpecPath, '.spec.replicatedJobs[]? | .template.spec.template');
-  assert.equal(child.scaleDefinition?.replicasPath, '.spec.replicatedJobs[]? | (.replicas // 1)');
+  // Pods are Jobs × pods per Job: the product of the counts on the way, which the live pods cannot tell from replicas alone here.
+  assert.equal(child.scaleDefinition?.replicasPath, '.spec.replicatedJobs[]? | (.replicas // 1) * (.template.spec.parallelism // 1)');
   assert.deepEqual(tree.roles.map((r) => [r.name, r.desiredPods, r.livePods]), [['leader', 1, 1], ['worker', 3, 3]]);
   assert.equal(tree.unmatchedPods.length, 0);
   assert.equal(tree.gpus.desired.total, 16);

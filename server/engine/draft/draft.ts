@@ -13,7 +13,7 @@ import { familiesOf, type Family } from './families.ts';
 import { childOfRoot, gvkOf } from './owner-chain.ts';
 import { fieldText, isObj, jqPath, labelPath, type Step } from './paths.ts';
 import { draftBound, draftScale } from './scale.ts';
-import { instanceLabelFor, typeSelectorFor, type TypeSelectorDraft } from './selectors.ts';
+import { instanceLabelFor, instanceLabelFromOwners, typeSelectorFor, type InstanceLabel, type SelectorHints, type TypeSelectorDraft } from './selectors.ts';
 import { findSources, isWeak, type PodSource } from './sources.ts';
 import { draftStatus, findSuspend } from './status.ts';
 import { renderDraftYaml } from './yaml-out.ts';
@@ -43,6 +43,8 @@ interface Planned {
   def: Omit<ComponentDefinition, 'name'>;
   /** Guesses relative to the component (`podSelector.componentTypeSelector`). */
   guesses: DraftGuess[];
+  /** The label its instance ids are read from. */
+  instanceKey?: string;
 }
 
 const GENERIC_WORDS = /^(spec|template|templates|podTemplate|podSpec|metadata|extraPodSpec|config|configs?)$/;
@@ -125,13 +127,21 @@ function specOf(f: Family): { spec: SpecDefinition; guesses: DraftGuess[] } {
 }
 
 /** Instance ids of an array family: an entry's `…name` field, or a label its pods carry, that names each entry and that the pods' label repeats. */
-function instancesOf(root: Record<string, unknown>, f: Family, pods: KubeObject[][]): { instanceIdPath: string; idPath: string; why: string } | null {
+function instancesOf(root: Record<string, unknown>, f: Family, pods: KubeObject[][], hints: SelectorHints, owners: readonly KubeObject[]): { instanceIdPath: string; idPath: string; why: string; key: string } | null {
+  const noPods = pods.every((p) => p.length === 0);
+  // With no pods, the objects created for them stand in (their labels, not the pods', are read).
+  const labelOf = (ids: string[]): (InstanceLabel & { proxy?: string }) | null => {
+    if (!noPods) return instanceLabelFor(ids.map((id, i) => ({ id, pods: pods[i] })), hints);
+    const l = instanceLabelFromOwners(ids, owners, hints);
+    return l ? { ...l, proxy: l.kinds.join(', ') } : null;
+  };
+  const proxyNote = (l: { proxy?: string }) => (l.proxy ? `; read from the labels of the ${l.proxy} objects, as there are no pods` : '');
   if (f.axis === 'map') {
     const ids = f.entries.map(String);
-    const label = instanceLabelFor(ids.map((id, i) => ({ id, pods: pods[i] })));
+    const label = labelOf(ids);
     if (!label) return null;
     const down = label.lower ? ' | ascii_downcase' : '';
-    return { instanceIdPath: `(${jqPath(f.prefix)} // {}) | keys[]${down}`, idPath: `${labelPath(label.key)}${down}`, why: `the keys of ${fieldText(f.prefix)} are the values of pod label ${label.key}${label.lower ? ' (in lowercase)' : ''}` };
+    return { instanceIdPath: `(${jqPath(f.prefix)} // {}) | keys[]${down}`, idPath: `${labelPath(label.key)}${down}`, why: `the keys of ${fieldText(f.prefix)} are the values of pod label ${label.key}${label.lower ? ' (in lowercase)' : ''}${proxyNote(label)}`, key: label.key };
   }
   const entryLen = f.prefix.length + 1;
   const candidates: Step[][] = [];
@@ -146,10 +156,10 @@ function instancesOf(root: Record<string, unknown>, f: Family, pods: KubeObject[
   for (const c of candidates) {
     const ids = f.sources.map((s) => getEntry(root, [...s.path.slice(0, entryLen), ...c]));
     if (!ids.every((x) => typeof x === 'string' && x !== '') || new Set(ids).size !== ids.length) continue;
-    const label = instanceLabelFor((ids as string[]).map((id, i) => ({ id, pods: pods[i] })));
+    const label = labelOf(ids as string[]);
     if (!label) continue;
     const down = label.lower ? ' | ascii_downcase' : '';
-    return { instanceIdPath: `${entryIter(f)} | ${jqPath(c)}${down}`, idPath: `${labelPath(label.key)}${down}`, why: `each entry's ${fieldText(c)} is the value of pod label ${label.key} on its pods` };
+    return { instanceIdPath: `${entryIter(f)} | ${jqPath(c)}${down}`, idPath: `${labelPath(label.key)}${down}`, why: `each entry's ${fieldText(c)} is the value of pod label ${label.key} on its pods${proxyNote(label)}`, key: label.key };
   }
   return null;
 }
@@ -176,22 +186,29 @@ export function draftDefinition(root: KubeObject, owned: readonly KubeObject[]):
   const pods = isPod(root) ? [root] : owned.filter(isPod);
   // What a live workload asks for is its live pods; a finished one shows what it ran in the pods it left.
   const anyLive = pods.some((p) => !podIsFinished(p) && !podIsTerminating(p));
-  const counted = (p: KubeObject) => !podIsTerminating(p) && (!anyLive || !podIsFinished(p));
+  const counted = (p: KubeObject) => !podIsTerminating(p) && !podIsFinished(p);
 
-  // Sources, then which pods are whose; weak sources no pod turned out to come from are dropped.
+  // Sources, then which pods are whose. A weak family (fragments, scaled entries) none of whose sources
+  // got a pod is dropped: it only looked like a pod description. Its members stay together otherwise, so
+  // that an entry whose pods are gone (a failed service) is still an instance.
   let sources = findSources(rootObj);
   let assignment = assignPods(sources, pods);
-  if (pods.length > 0) {
-    const withPods = new Set(assignment.source.filter((i) => i >= 0));
-    const dropped = sources.filter((s, i) => isWeak(s) && !withPods.has(i));
-    if (dropped.length > 0) {
-      sources = sources.filter((s) => !dropped.includes(s));
-      assignment = assignPods(sources, pods);
-      if (dropped.length <= 6) notes.push(`left out ${dropped.map((s) => fieldText(s.path)).join(', ')}: they look like pod descriptions, but no live pod is theirs`);
-      else notes.push(`left out ${dropped.length} spec objects that look like pod descriptions but have no live pods`);
-    }
+  const withPods = new Set(assignment.source.filter((i) => i >= 0).map((i) => sources[i]));
+  // With no pods at all, nothing confirms a weak family: beside real templates it is left out too.
+  const strongExists = sources.some((x) => !isWeak(x));
+  const dropped = familiesOf(rootObj, sources)
+    .filter((f) => isWeak(f.sources[0]) && !f.sources.some((x) => withPods.has(x)) && (pods.length > 0 || strongExists))
+    .flatMap((f) => f.sources);
+  if (dropped.length > 0) {
+    sources = sources.filter((x) => !dropped.includes(x));
+    assignment = assignPods(sources, pods);
+    const why = pods.length > 0 ? 'no live pod is theirs' : 'without pods nothing says they make any, beside the pod templates';
+    if (dropped.length <= 6) notes.push(`left out ${dropped.map((x) => fieldText(x.path)).join(', ')}: they look like pod descriptions, but ${why}`);
+    else notes.push(`left out ${dropped.length} spec objects that look like pod descriptions: ${why}`);
   }
-  const podsOf = (s: PodSource) => pods.filter((_, i) => assignment.source[i] >= 0 && sources[assignment.source[i]] === s);
+  const podsOf = (x: PodSource) => pods.filter((_, i) => assignment.source[i] >= 0 && sources[assignment.source[i]] === x);
+  // Labels the spec itself puts on pods hold for this object only; labels the operator sets hold for the kind.
+  const specKeys = new Set(sources.flatMap((x) => Object.keys(x.labels)));
 
   const planned: Planned[] = [];
   const taken = new Set<string>([rootName]);
@@ -201,24 +218,26 @@ export function draftDefinition(root: KubeObject, owned: readonly KubeObject[]):
     const podsBySource = f.sources.map(podsOf);
     const guesses: DraftGuess[] = [];
     const def: Planned['def'] = {};
+    let instanceKey: string | undefined;
     if (f.axis !== 'fixed') {
-      const inst = instancesOf(rootObj, f, podsBySource);
+      const inst = instancesOf(rootObj, f, podsBySource, { specKeys }, owned.filter((o) => !isPod(o)));
       if (!inst) {
         // No label names the entries: each becomes a component of its own at its fixed path.
         const why = podsBySource.some((p) => p.length > 0) ? 'no pod label carries a name of the entries' : 'there are no pods to learn a label from';
-        for (const s of f.sources) queue.unshift({ sources: [s], axis: 'fixed', prefix: s.path, suffix: [], entries: [''] });
+        queue.unshift(...f.sources.map((x): Family => ({ sources: [x], axis: 'fixed', prefix: x.path, suffix: [], entries: [''] })));
         notes.push(`the entries of ${fieldText(f.prefix)} are drafted as separate components at fixed paths: ${why}`);
         continue;
       }
       def.instanceIdPath = inst.instanceIdPath;
       def.podSelector = { componentInstanceSelector: { idPath: inst.idPath } };
+      instanceKey = inst.key;
       guesses.push({ path: 'instanceIdPath', why: inst.why });
     }
     const { spec, guesses: specGuesses } = specOf(f);
     def.specDefinition = spec;
     guesses.push(...specGuesses);
     const name = uniqueName(nameFromPath(f.axis === 'fixed' ? f.sources[0].path : f.prefix, f.axis === 'array'), taken);
-    planned.push({ name, family: f, podsBySource, def, guesses });
+    planned.push({ name, family: f, podsBySource, def, guesses, instanceKey });
   }
 
   // Pods no spec object accounts for, grouped by what the root created for them (a submitter Job …).
@@ -254,7 +273,7 @@ export function draftDefinition(root: KubeObject, owned: readonly KubeObject[]):
       if (!c.def.podSelector?.componentInstanceSelector) c.guesses.push({ path: 'podSelector', why: 'none of the live pods is this component\'s: no label to select its pods by was learned' });
       continue;
     }
-    const sel: TypeSelectorDraft | null = typeSelectorFor(mine, others, workloadName);
+    const sel: TypeSelectorDraft | null = typeSelectorFor(mine, others, workloadName, { specKeys, exclude: c.instanceKey });
     if (!sel) {
       if (!c.def.podSelector?.componentInstanceSelector) c.guesses.push({ path: 'podSelector', why: 'no label or annotation tells its pods from the others' });
       continue;
@@ -279,7 +298,8 @@ export function draftDefinition(root: KubeObject, owned: readonly KubeObject[]):
   // Counts.
   for (const c of planned) {
     const f = c.family;
-    const observed = c.podsBySource.map((ps) => (pods.length === 0 ? null : ps.filter(counted).length));
+    // A finished workload's pods are what is left of it (the controller may have deleted some): no count to go by.
+    const observed = c.podsBySource.map((ps) => (!anyLive ? null : ps.filter(counted).length));
     if (!f) {
       const n = observed[0] ?? 0;
       if (n > 1) {
@@ -289,7 +309,7 @@ export function draftDefinition(root: KubeObject, owned: readonly KubeObject[]):
       continue;
     }
     const iter = entryIter(f);
-    const scale = draftScale(rootObj, f, observed, iter);
+    const scale = draftScale(rootObj, f, observed, iter, sources.map((x) => x.path));
     const min = draftBound(rootObj, f, 'min', iter);
     const max = draftBound(rootObj, f, 'max', iter);
     if (scale.replicasPath || min || max) {
@@ -299,7 +319,7 @@ export function draftDefinition(root: KubeObject, owned: readonly KubeObject[]):
       const said = `reads ${scale.fields.join(' and ')}`;
       if (scale.observed === 0) c.guesses.push({ path: 'scaleDefinition.replicasPath', why: `${said}; no live pods to confirm the count by` });
       else if (scale.matched < scale.observed) c.guesses.push({ path: 'scaleDefinition.replicasPath', why: `${said}, which gives ${scale.values.join(', ')} pods where ${observed.map((o) => o ?? '?').join(', ')} are live: ${scale.matched} of ${scale.observed} agree` });
-      else if (scale.fields.length > 1) c.guesses.push({ path: 'scaleDefinition.replicasPath', why: `${said}: their product matches the live pods (${observed.join(', ')}), a single field does not` });
+      else if (scale.fields.length > 1) c.guesses.push({ path: 'scaleDefinition.replicasPath', why: `${said}: the product of the counts on the way to the pods matches the live pods (${observed.join(', ')})` });
     } else if (observed.some((o) => o !== null && o !== 1)) {
       c.guesses.push({ path: 'scaleDefinition', why: `no count field near the pod description; the engine assumes 1 pod per instance, ${observed.join(', ')} are live` });
     }

@@ -14,3 +14,4 @@ export type * from './nodes.ts';
 export type * from './usage.ts';
 export type * from './pod.ts';
 export type * from './actions.ts';
+export type * from './studio.ts';

@@ -13,6 +13,7 @@ const NAV = [
   { href: '/', label: 'Workloads', match: (p: string) => p === '/' || p.startsWith('/workloads') },
   { href: '/definitions', label: 'Definitions', match: (p: string) => p.startsWith('/definitions') },
   { href: '/nodes', label: 'Nodes', match: (p: string) => p.startsWith('/nodes') },
+  { href: '/studio', label: 'Studio', match: (p: string) => p.startsWith('/studio') },
   { href: '/audit', label: 'Audit', match: (p: string) => p.startsWith('/audit') },
 ];
 

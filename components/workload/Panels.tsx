@@ -371,7 +371,20 @@ export function GangPanel({ tree }: { tree: WorkloadTree }) {
   );
 }
 
-export function DefinitionPanel({ definition, cluster }: { definition: { name: string; source: string }; cluster: string }) {
+/** The definition that serves the workload, and the studio: edit a copy of it, or draft one when there is none. */
+export function DefinitionPanel({ definition, cluster, rowId }: { definition: { name: string; source: string }; cluster: string; rowId: string }) {
+  const row = `row=${encodeURIComponent(rowId)}`;
+  if (definition.source === 'none') {
+    return (
+      <Panel title="Definition" id="panel-definition">
+        <p className="text-slate-600 dark:text-slate-400">No definition describes this kind: its roles, what it asks for and its status are not known.</p>
+        <Link href={`/studio?draft=${encodeURIComponent(rowId)}`} className="mt-1 inline-block text-sky-700 hover:underline dark:text-sky-400" data-testid="draft-definition">
+          Draft a definition from it
+        </Link>
+      </Panel>
+    );
+  }
+  const q = new URLSearchParams({ definition: definition.name, source: definition.source, ...(definition.source === 'cluster' ? { cluster } : {}) });
   return (
     <Panel title="Definition" id="panel-definition">
       <p>
@@ -380,6 +393,9 @@ export function DefinitionPanel({ definition, cluster }: { definition: { name: s
         </Link>{' '}
         <span className="text-slate-600 dark:text-slate-400">({definition.source})</span>
       </p>
+      <Link href={`/studio?${q}&${row}`} className="mt-1 inline-block text-sm text-sky-700 hover:underline dark:text-sky-400" data-testid="edit-in-studio">
+        Try a change in the studio
+      </Link>
     </Panel>
   );
 }

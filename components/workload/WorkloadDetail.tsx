@@ -228,7 +228,7 @@ export function WorkloadDetail({ k }: { k: WorkloadKey }) {
         <div className="flex flex-col gap-3">
           <StatusPanel tree={tree} />
           <GpuPanel tree={tree} />
-          <DefinitionPanel definition={data.definition} cluster={shown.cluster} />
+          <DefinitionPanel definition={data.definition} cluster={shown.cluster} rowId={shown.id} />
         </div>
       </div>
       <EventsPanel api={url} />

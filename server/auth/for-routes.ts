@@ -10,3 +10,4 @@ export { principalOfHeaders } from './request-identity.ts';
 export { getAccessSettings, actAsFor, type AccessSettings, type ActAsValue } from './access-registry.ts';
 export { principalView, ownPrincipal, type Principal, type PrincipalView } from './principal.ts';
 export type { AccessAttributes, AccessDecision } from './access-review.ts';
+export { getJobRunner, type JobRunner } from './job-registry.ts';

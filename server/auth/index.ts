@@ -4,7 +4,7 @@ export { parseHostList, isLoopbackBind } from './hosts.ts';
 export { buildScriptHashes } from './security-headers.ts';
 export { readJsonBody, MAX_BODY_BYTES, MAX_JSON_DEPTH } from './body.ts';
 export { problemBody, type RequestProblem } from './problem.ts';
-export { startValidator } from './validation.ts';
+export { startValidator, startJobRunner } from './validation.ts';
 export { setValidator, getValidator, type Validator, type ValidationAnswer } from './validator-registry.ts';
 export { sharedMode, type SharedModeOptions } from './shared-mode.ts';
 export { AccessReviewer, type AccessAttributes, type AccessDecision, type ReviewTransport } from './access-review.ts';

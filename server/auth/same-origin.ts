@@ -20,7 +20,7 @@ const EXPENSIVE_PATHS = new Set(['/api/definitions/validate']);
  * Reads that reach through to the API server (logs, held open when followed; events, paged through a
  * namespace): a page on another site must not be able to make the dashboard run them.
  */
-const EXPENSIVE_PATTERNS = [/^\/api\/pods\/[^/]+\/[^/]+\/[^/]+(\/log)?$/, /^\/api\/workloads\/[^/]+\/[^/]+\/[^/]+\/[^/]+\/events$/];
+const EXPENSIVE_PATTERNS = [/^\/api\/pods\/[^/]+\/[^/]+\/[^/]+(\/log)?$/, /^\/api\/workloads\/[^/]+\/[^/]+\/[^/]+\/[^/]+\/events$/, /^\/api\/studio\//];
 
 function one(h: string | string[] | undefined): string | undefined {
   return Array.isArray(h) ? h[0] : h;

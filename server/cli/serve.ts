@@ -16,7 +16,7 @@ import { setRuntime, type Runtime } from '../workloads/runtime.ts';
 import { logger } from '../log/index.ts';
 import type { PrometheusHandle, SimHandle } from '../sim/index.ts';
 import { simTestHooks } from './test-hooks.ts';
-import { buildScriptHashes, hostPolicy, isLoopbackBind, parseHostList, requestGate, setAccessSettings, setValidator, startValidator, type OidcConfig, type ProxyAuthOptions } from '../auth/index.ts';
+import { buildScriptHashes, hostPolicy, isLoopbackBind, parseHostList, requestGate, setAccessSettings, setValidator, startJobRunner, startValidator, type OidcConfig, type ProxyAuthOptions } from '../auth/index.ts';
 import { accessOf } from './serve-access.ts';
 
 export interface ServeOptions {
@@ -133,6 +133,8 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   // Definition validation (client-sized YAML and expressions) runs in a worker with its own limits.
   const validator = startValidator({ module: join(ROOT, 'server', 'workloads', 'views.ts') });
   setValidator(validator);
+  // The studio's drafts and trials: a client's definition text, or a whole workload, under the same limits.
+  const studio = startJobRunner({ name: 'studio', module: join(ROOT, 'server', 'workloads', 'studio-jobs.ts'), exportName: 'runStudioJob', what: 'the studio job', limits: { timeMs: 10_000, maxOldGenerationSizeMb: 512 } });
   const scriptHashes = buildScriptHashes(join(ROOT, '.next'));
   // The gate needs the port the server really listens on (port 0 picks one), so it is made on listen.
   let gate: ReturnType<typeof requestGate> | null = null;
@@ -167,6 +169,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
       setAccessSettings(null);
       setValidator(null);
       await validator.close();
+      await studio.close();
       await nextApp.close?.();
       await prometheus?.stop();
       await sim?.stop();

@@ -140,6 +140,31 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .option('--cascade <mode>', 'background (the default): dependents are removed after the root; foreground: before it; orphan: left behind', 'background')
     .action(async (ref: string, o: WriteFlags & { cascade?: string }) => { code = await (await actions()).cmdDelete(ref, { ...o, gpuResources: gpuFlag() }, io); });
 
+  // Definitions in the clusters: register them (the write path, kubectl's words) and list what each cluster has.
+  const oneShot = (c: Command) =>
+    c
+      .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG or ~/.kube/config)')
+      .option('--context <name>', 'kubeconfig context (default: the current one)')
+      .hook('preAction', () => {
+        if (!process.env.WMAP_LOG_LEVEL) setRootLogger(createLogger({ level: 'warn' }));
+      });
+  oneShot(program.command('apply').description("register Karta definitions in the cluster, like kubectl apply: validated first (errors with lines and field paths), checked against the cluster's CRD, dry-run on the server, created or updated with a resourceVersion precondition"))
+    .option('-f, --filename <file...>', 'YAML or JSON files of Karta definitions (- for stdin)')
+    .option('--dry-run [mode]', 'client: show what would happen only; server: also let the API server check it, without persisting; none: write (the default)')
+    .option('--install-crd', "install the kartas.run.ai CRD Workload Map ships first when the cluster lacks it (or has an older one), if you may", false)
+    .option('--diff', 'print the diff of each definition before its result', false)
+    .action(async (o: { filename?: string[]; dryRun?: string | boolean; installCrd?: boolean; diff?: boolean; kubeconfig?: string; context?: string }) => {
+      const { cmdApply } = await import('./apply-command.ts');
+      code = await cmdApply(o, io);
+    });
+  oneShot(program.command('definitions').alias('defs').description("the catalog's and each cluster's definitions: which one serves each root kind, what a cluster definition overrides, the kartas.run.ai CRD's state, run.ai/karta-* label mismatches"))
+    .option('-o, --output <format>', 'wide | json | yaml')
+    .option('--all-contexts', 'every context of the kubeconfig, not only the current one', false)
+    .action(async (o: { output?: string; allContexts?: boolean; kubeconfig?: string; context?: string }) => {
+      const { cmdDefinitions } = await import('./definitions-command.ts');
+      code = await cmdDefinitions(o, io);
+    });
+
   liveFlags(program.command('verify').description("compare a definition's view with the raw ownership graph; exit 1 on a discrepancy").argument('[kind/name]'))
     .option('--all', 'every workload', false)
     .option('-d, --definition <file>', "try this definition file on the workload instead of the one that serves it (the studio's trial)")

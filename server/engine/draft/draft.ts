@@ -10,10 +10,11 @@ import { KARTA_API_VERSION } from '../definition/types.ts';
 import { isPod, objectName, podIsFinished, podIsTerminating, type KubeObject } from '../k8s.ts';
 import { assignPods } from './assign.ts';
 import { familiesOf, type Family } from './families.ts';
-import { childOfRoot, gvkOf } from './owner-chain.ts';
-import { fieldText, isObj, jqPath, labelPath, type Step } from './paths.ts';
+import { chainSignature, chainToRoot, childOfRoot, gvkOf } from './owner-chain.ts';
+import { fieldText, getAt, isObj, jqPath, labelPath, type Step } from './paths.ts';
+import { learnResourceNames, renamedResources } from './resource-names.ts';
 import { draftBound, draftScale } from './scale.ts';
-import { instanceLabelFor, instanceLabelFromOwners, typeSelectorFor, type InstanceLabel, type SelectorHints, type TypeSelectorDraft } from './selectors.ts';
+import { instanceLabelFor, instanceLabelFromOwners, roleNameOf, typeSelectorFor, type InstanceLabel, type SelectorHints, type TypeSelectorDraft } from './selectors.ts';
 import { findSources, isWeak, type PodSource } from './sources.ts';
 import { draftStatus, findSuspend } from './status.ts';
 import { renderDraftYaml } from './yaml-out.ts';
@@ -211,6 +212,7 @@ export function draftDefinition(root: KubeObject, owned: readonly KubeObject[]):
   const specKeys = new Set(sources.flatMap((x) => Object.keys(x.labels)));
 
   const planned: Planned[] = [];
+  const chainOf = chainToRoot(root, owned);
   const taken = new Set<string>([rootName]);
   const queue = familiesOf(rootObj, sources);
   while (queue.length > 0) {
@@ -236,7 +238,29 @@ export function draftDefinition(root: KubeObject, owned: readonly KubeObject[]):
     const { spec, guesses: specGuesses } = specOf(f);
     def.specDefinition = spec;
     guesses.push(...specGuesses);
+    const frag = spec.fragmentedPodSpecDefinition;
+    if (frag?.resourcesPath && f.sources[0].resourcesPath) {
+      const names = learnResourceNames(f.sources.map((x) => (x.resourcesPath ? getAt(rootObj, x.resourcesPath) : undefined)), podsBySource);
+      if (names.size > 0) {
+        frag.resourcesPath = renamedResources(frag.resourcesPath, names);
+        guesses.push({ path: 'specDefinition.fragmentedPodSpecDefinition.resourcesPath', why: `the spec says ${[...names].map(([a, b]) => `${a} where the pods ask for ${b}`).join(', ')} with the same amounts: the operator translates the name` });
+      }
+    }
     const name = uniqueName(nameFromPath(f.axis === 'fixed' ? f.sources[0].path : f.prefix, f.axis === 'array'), taken);
+    // One pod description whose pods are made along different ways (a leader pod owning its workers'
+    // StatefulSet) serves as many roles: a component per way, shallowest first.
+    const ways = new Map<string, KubeObject[]>();
+    if (f.axis === 'fixed') for (const p of podsBySource[0]) ways.set(chainSignature(chainOf, p), [...(ways.get(chainSignature(chainOf, p)) ?? []), p]);
+    if (ways.size > 1) {
+      const sorted = [...ways].sort((a, b) => a[0].split('<').length - b[0].split('<').length);
+      taken.delete(name);
+      sorted.forEach(([way, group], i) => {
+        const byLabel = roleNameOf(group);
+        const own = uniqueName(byLabel && !taken.has(byLabel) ? byLabel : i === 0 ? name : `${name}-${i + 1}`, taken);
+        planned.push({ name: own, family: f, podsBySource: [group], def: structuredClone(def), guesses: [...guesses, { path: 'specDefinition', why: `the same pod description as ${i === 0 ? `${sorted.length - 1} other component(s)` : name}: its pods come along another way (${way || 'directly'}), so they are another role` }], instanceKey });
+      });
+      continue;
+    }
     planned.push({ name, family: f, podsBySource, def, guesses, instanceKey });
   }
 

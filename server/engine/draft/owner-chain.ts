@@ -19,8 +19,8 @@ export function gvkOf(o: KubeObject): ChildKind {
   return { group: i < 0 ? '' : av.slice(0, i), version: i < 0 ? av : av.slice(i + 1), kind: typeof o.kind === 'string' ? o.kind : '' };
 }
 
-/** Per pod: the object right below the root on its owner chain (the pod itself when the root owns it), or null when the chain does not reach the root. */
-export function childOfRoot(root: KubeObject, owned: readonly KubeObject[]): (pod: KubeObject) => KubeObject | null {
+/** Per pod: the objects on its owner chain, from its owner up to the one right below the root (empty when the root owns it), or null when the chain does not reach the root. */
+export function chainToRoot(root: KubeObject, owned: readonly KubeObject[]): (pod: KubeObject) => KubeObject[] | null {
   const byUid = new Map<string, KubeObject>();
   for (const o of [root, ...owned]) {
     const uid = meta(o).uid;
@@ -29,6 +29,7 @@ export function childOfRoot(root: KubeObject, owned: readonly KubeObject[]): (po
   const rootUid = meta(root).uid;
   const byName = (kind: unknown, name: unknown) => [root, ...owned].find((o) => o.kind === kind && meta(o).name === name);
   return (pod) => {
+    const out: KubeObject[] = [];
     let cur: KubeObject = pod;
     const seen = new Set<KubeObject>();
     while (!seen.has(cur)) {
@@ -38,9 +39,24 @@ export function childOfRoot(root: KubeObject, owned: readonly KubeObject[]): (po
       if (!ref) return null;
       const owner = (typeof ref.uid === 'string' && byUid.get(ref.uid)) || byName(ref.kind, ref.name);
       if (!owner) return null;
-      if (owner === root || (rootUid && meta(owner).uid === rootUid)) return cur;
+      if (owner === root || (rootUid && meta(owner).uid === rootUid)) return out;
+      out.push(owner);
       cur = owner;
     }
     return null;
   };
+}
+
+/** Per pod: the object right below the root on its owner chain (the pod itself when the root owns it), or null. */
+export function childOfRoot(root: KubeObject, owned: readonly KubeObject[]): (pod: KubeObject) => KubeObject | null {
+  const chain = chainToRoot(root, owned);
+  return (pod) => {
+    const c = chain(pod);
+    return c === null ? null : (c[c.length - 1] ?? pod);
+  };
+}
+
+/** The kinds on a pod's way to the root (`StatefulSet<Pod<StatefulSet`): pods made along different ways play different roles. */
+export function chainSignature(chain: (pod: KubeObject) => KubeObject[] | null, pod: KubeObject): string {
+  return (chain(pod) ?? []).map((o) => String(o.kind)).join('<');
 }

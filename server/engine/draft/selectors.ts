@@ -134,3 +134,13 @@ export function instanceLabelFromOwners(ids: readonly string[], owners: readonly
   }
   return null;
 }
+
+/** A name for a role from its pods: the value of a `…role`/`…type` label they all share, when it is a word. */
+export function roleNameOf(pods: readonly KubeObject[]): string | null {
+  if (pods.length === 0) return null;
+  for (const k of Object.keys(labels(pods[0])).filter((x) => roleLike(x) === 0).sort()) {
+    const v = labels(pods[0])[k];
+    if (/^[a-z][a-z0-9-]{0,40}$/.test(v) && pods.every((p) => labels(p)[k] === v)) return v;
+  }
+  return null;
+}

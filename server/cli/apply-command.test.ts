@@ -149,3 +149,18 @@ describe('wmap apply', () => {
     assert.deepEqual(JSON.parse(wide.stdout), { 'run.ai/karta-group': 'example.com', 'run.ai/karta-kind': 'Thing', 'run.ai/karta-version': 'v1' });
   });
 });
+
+test('kubectl apply -f deploy/crds/kartas.run.ai.yaml installs the CRD wmap then calls current', { skip: existsSync(kubectl) ? false : 'kubectl is not installed at /usr/bin/kubectl' }, async () => {
+  const sim = await startSim({ scenario: 'empty', controllers: false, kartaCrd: 'none' });
+  try {
+    const manifest = new URL('../../deploy/crds/kartas.run.ai.yaml', import.meta.url).pathname;
+    const first = await run(kubectl, ['--kubeconfig', sim.kubeconfigPath, 'apply', '-f', manifest], { encoding: 'utf8' });
+    assert.equal(first.stdout.trim(), 'customresourcedefinition.apiextensions.k8s.io/kartas.run.ai created');
+    const r = await runWmap(['definitions', '-o', 'json', '--kubeconfig', sim.kubeconfigPath]);
+    assert.equal((JSON.parse(r.out) as Array<{ crd: { state: string } }>)[0].crd.state, 'current');
+    const f = file('after-kubectl.yaml', thing('after-kubectl'));
+    assert.equal((await runWmap(['apply', '-f', f, '--kubeconfig', sim.kubeconfigPath])).out, 'karta.run.ai/after-kubectl created');
+  } finally {
+    await sim.stop();
+  }
+});

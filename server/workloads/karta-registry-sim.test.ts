@@ -253,3 +253,29 @@ describe('a cluster with our Karta CRD', () => {
     assert.match(r.labelMismatches[0].check.message, /run.ai\/karta-kind is "Thingy" but the root kind is Thing.example.com\/v1/);
   });
 });
+
+test('the live index switches a workload to a definition registered with the CRD installed on the way', async () => {
+  const sim = await startSim({ scenario: 'empty', controllers: false, kartaCrd: 'none' });
+  const admin = clientOf(sim.kubeconfigPath);
+  const live = new LiveWorkloads({ clusters: loadClusterConfigs({ kubeconfig: sim.kubeconfigPath }), catalog, connection: { rediscoverMs: 60_000, listWatch: { minBackoffMs: 50, maxBackoffMs: 200, forbiddenRetryMs: 500 } } });
+  try {
+    const tpl = { spec: { parallelism: 1, completions: 1, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'x' }] } } } };
+    sim.store.create({ apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', metadata: { name: 'train', namespace: 'default' }, spec: { replicatedJobs: [{ name: 'worker', replicas: 1, template: tpl }] } });
+    live.start();
+    const id = 'wmap-sim/default/JobSet.jobset.x-k8s.io/train';
+    const until = async (what: string, ok: () => boolean) => {
+      for (const end = Date.now() + 15_000; !ok(); await new Promise((r) => setTimeout(r, 25))) if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    };
+    await until('the JobSet row', () => live.index.row(id)?.definition.source === 'catalog');
+    const jobset = catalog.find((e) => e.compiled?.rootKind.kind === 'JobSet')!;
+    const mine = { ...(structuredClone(jobset.document) as KubeObject), metadata: { name: 'team-jobset' } };
+    const r = await registerDefinition(admin.client, mine, options('none', { installCrd: true }));
+    assert.equal(r.outcome.result, 'applied', r.outcome.message);
+    await until('the row served by the registered definition', () => live.index.row(id)?.definition.name === 'team-jobset');
+    assert.equal(live.index.row(id)!.definition.source, 'cluster');
+  } finally {
+    live.stop();
+    admin.stop();
+    await sim.stop();
+  }
+});

@@ -57,6 +57,8 @@ test('fieldLine: the line of a field in the document the parser named, or of its
   assert.equal(fieldLine(text, 'f.yaml#2 (line 23)', 'spec.structureDefinition.rootComponent.missing'), 22 + 7);
   const list = `apiVersion: v1\nkind: List\nitems:\n  - apiVersion: run.ai/v1alpha1\n    kind: Karta\n    metadata: {name: x}\n`;
   assert.equal(fieldLine(list, 'l.yaml items[0]', 'metadata.name'), 6);
+  const json = '[\n {"kind": "Karta"},\n {"kind": "Karta",\n  "metadata": {"name": "x"}}\n]\n';
+  assert.equal(fieldLine(json, 'a.json[1]', 'metadata.name'), 4);
 });
 
 describe('wmap apply', () => {

@@ -73,12 +73,15 @@ export function fieldLine(text: string, where: string, path: string): number | n
   }
   if (!Array.isArray(docs)) return null;
   const n = /#(\d+)/.exec(where);
-  const item = /items\[(\d+)\]/.exec(where);
+  // A List's item (`… items[3]`), or an entry of a JSON array of documents (`file[3]`).
+  const item = /items\[(\d+)\]$/.exec(where);
+  const entry = item ? null : /\[(\d+)\]$/.exec(where);
   const doc = docs[n ? Number(n[1]) - 1 : 0];
   if (!doc) return null;
   let node: unknown = doc.contents;
   let at = (node as Node | null)?.range?.[0];
-  for (const seg of [...(item ? ['items', Number(item[1])] : []), ...segments(path)]) {
+  const prefix = item ? ['items', Number(item[1])] : entry ? [Number(entry[1])] : [];
+  for (const seg of [...prefix, ...segments(path)]) {
     if (isMap(node)) {
       const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
       if (!pair) break;

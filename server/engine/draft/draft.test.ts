@@ -121,3 +121,21 @@ test('drafting never mutates its inputs and passes checkDefinition as an object 
   assert.equal(JSON.stringify(objects), before);
   assert.deepEqual(checkDefinition(draft.definition, 'file', 'x').errors, []);
 });
+
+test('keys that are no jq identifiers are quoted; odd shapes and the root in its own list are survived', () => {
+  const objects = trainingRun();
+  const root = objects[0] as KubeObject & { spec: { roles: Record<string, unknown> } };
+  root.spec = { 'role-specs': { 'chief.v1': root.spec.roles.Chief, 'worker.v1': root.spec.roles.Worker } } as never;
+  for (const p of objects.slice(1)) p.metadata!.labels!['example.com/replica-type'] = `${p.metadata!.labels!['example.com/role']}.v1`;
+  const { draft, tree } = resolveDraft(root, objects);
+  const [child] = draft.definition.spec.structureDefinition.childComponents ?? [];
+  assert.equal(child.instanceIdPath, '(.spec["role-specs"] // {}) | keys[]');
+  assert.equal(child.podSelector?.componentInstanceSelector?.idPath, '.metadata.labels["example.com/replica-type"]');
+  assert.deepEqual(tree.roles.map((r) => [r.name, r.desiredPods]), [['chief.v1', 1], ['worker.v1', 3]]);
+  // The root in the list it owns is skipped; labels that are not strings and a spec that is not an object do not throw.
+  assert.deepEqual(draftDefinition(root, objects).definition, draft.definition);
+  const odd: KubeObject = { apiVersion: 'example.com/v1', kind: 'Odd', metadata: { name: 'o', uid: 'o', labels: { n: 1 as unknown as string } }, spec: null, status: 'broken' };
+  const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', uid: 'p', labels: { a: 2 as unknown as string }, ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Odd', name: 'o', uid: 'o' }] }, spec: { containers: 'x' } };
+  const d = draftDefinition(odd, [pod]);
+  assert.deepEqual(checkDefinition(d.definition, 'file', 'odd').errors, []);
+});

@@ -5,16 +5,16 @@
  * definition for gets one as good as its objects allow. Every choice the objects do not settle is a guess,
  * named by its field path. Pure.
  */
-import type { ComponentDefinition, Definition, GroupVersionKind, SpecDefinition } from '../definition/types.ts';
+import type { ComponentDefinition, Definition, GroupVersionKind } from '../definition/types.ts';
 import { KARTA_API_VERSION } from '../definition/types.ts';
 import { isPod, objectName, podIsFinished, podIsTerminating, type KubeObject } from '../k8s.ts';
 import { assignPods } from './assign.ts';
+import { addCounts, addKinds, addSelectors, instancesOf, nameFromPath, relTo, specOf, uniqueName, type PlanContext, type Planned } from './components.ts';
 import { familiesOf, type Family } from './families.ts';
 import { chainSignature, chainToRoot, childOfRoot, gvkOf } from './owner-chain.ts';
-import { fieldText, getAt, isObj, jqPath, labelPath, type Step } from './paths.ts';
+import { fieldText, getAt, type Step } from './paths.ts';
 import { learnResourceNames, renamedResources } from './resource-names.ts';
-import { draftBound, draftScale } from './scale.ts';
-import { instanceLabelFor, instanceLabelFromOwners, roleNameOf, typeSelectorFor, type InstanceLabel, type SelectorHints, type TypeSelectorDraft } from './selectors.ts';
+import { roleNameOf } from './selectors.ts';
 import { findSources, isWeak, type PodSource } from './sources.ts';
 import { draftStatus, findSuspend } from './status.ts';
 import { renderDraftYaml } from './yaml-out.ts';
@@ -34,160 +34,60 @@ export interface DraftResult {
   notes: string[];
 }
 
-/** One component being drafted, before it is placed (and its field paths known). */
-interface Planned {
-  name: string;
-  family: Family | null;
-  /** Per source of the family (or one entry for owner-chain components), the pods assigned to it. */
-  podsBySource: KubeObject[][];
-  kind?: GroupVersionKind;
-  def: Omit<ComponentDefinition, 'name'>;
-  /** Guesses relative to the component (`podSelector.componentTypeSelector`). */
-  guesses: DraftGuess[];
-  /** The label its instance ids are read from. */
-  instanceKey?: string;
-}
-
-const GENERIC_WORDS = /^(spec|template|templates|podTemplate|podSpec|metadata|extraPodSpec|config|configs?)$/;
-
-/** A component name from the path to its source: the nearest word that is not `spec`/`template`, trimmed of `…GroupSpecs`-like endings. */
-function nameFromPath(steps: readonly Step[], plural: boolean): string {
-  for (let i = steps.length - 1; i >= 0; i--) {
-    const s = steps[i];
-    if (!('key' in s) || GENERIC_WORDS.test(s.key)) continue;
-    let w = s.key;
-    for (let k = 0; k < 3; k++) w = w.replace(/(Specs?|Templates?|Groups?|Configs?)$/, '') || w;
-    if (plural && /[^s]s$/.test(w)) w = w.slice(0, -1);
-    const out = w.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
-    if (out) return out;
-  }
-  return 'pods';
-}
-
-function uniqueName(base: string, taken: Set<string>): string {
-  let name = base;
-  for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
-  taken.add(name);
-  return name;
-}
-
 /** `group-with-dashes-kind-version`, the catalog's slug (reference §1.1). */
 export function definitionSlug(g: { group: string; version: string; kind: string }): string {
   return `${g.group ? g.group.replace(/\./g, '-') : 'core'}-${g.kind.toLowerCase()}-${g.version}`;
-}
-
-function entryIter(f: Family): string {
-  return `${jqPath(f.prefix)}[]?`;
-}
-
-/** The path of a family's sources as one jq program (one result per instance). */
-function sourcePath(f: Family, rel: readonly Step[]): string {
-  if (f.axis === 'fixed') return jqPath([...f.prefix, ...rel]);
-  return rel.length === 0 ? entryIter(f) : `${entryIter(f)} | ${jqPath(rel)}`;
-}
-
-function relTo(base: readonly Step[], path: readonly Step[]): Step[] | null {
-  if (path.length < base.length) return null;
-  for (let i = 0; i < base.length; i++) if (JSON.stringify(base[i]) !== JSON.stringify(path[i])) return null;
-  return path.slice(base.length);
-}
-
-/** What the spec paths of a family say, by its sources' shape. */
-function specOf(f: Family): { spec: SpecDefinition; guesses: DraftGuess[] } {
-  const s = f.sources[0];
-  const entryLen = f.axis === 'fixed' ? s.path.length : f.prefix.length + 1;
-  const within = (p: Step[] | null) => (p ? relTo(s.path.slice(0, entryLen), p) : null);
-  const at = (p: Step[]) => (f.axis === 'fixed' ? jqPath(p) : sourcePath(f, within(p) ?? []));
-  const guesses: DraftGuess[] = [];
-  switch (s.shape) {
-    case 'template':
-      return { spec: { podTemplateSpecPath: at(s.path) }, guesses };
-    case 'podSpec': {
-      const spec: SpecDefinition = { podSpecPath: at(s.path) };
-      const holder = s.labelsPath ? s.labelsPath.slice(0, -1) : null;
-      if (holder) spec.metadataPath = at(holder);
-      else if (s.path.length === 1 && 'key' in s.path[0] && s.path[0].key === 'spec') spec.metadataPath = '.metadata';
-      return { spec, guesses };
-    }
-    case 'fragments': {
-      const frag: NonNullable<SpecDefinition['fragmentedPodSpecDefinition']> = {};
-      if (s.isContainer) frag.containerPath = at(s.path);
-      else if (s.resourcesPath) frag.resourcesPath = at(s.resourcesPath);
-      if (s.labelsPath) frag.labelsPath = at(s.labelsPath);
-      guesses.push({ path: 'specDefinition.fragmentedPodSpecDefinition', why: `the spec has no pod template here, only ${s.isContainer ? 'a container' : 'resources'} at ${fieldText(s.path)}: the operator builds the pods, and what else it puts in them is not known` });
-      return { spec: { fragmentedPodSpecDefinition: frag }, guesses };
-    }
-    case 'scaled': {
-      const frag: NonNullable<SpecDefinition['fragmentedPodSpecDefinition']> = {};
-      if (s.resourcesPath) frag.resourcesPath = jqPath(s.resourcesPath);
-      if (s.labelsPath) frag.labelsPath = at(s.labelsPath);
-      guesses.push({ path: 'specDefinition.fragmentedPodSpecDefinition', why: `${fieldText(s.path)} has a replica count and no pod description${s.resourcesPath ? `; its pods take the default resources at ${fieldText(s.resourcesPath)}` : ''}` });
-      return { spec: { fragmentedPodSpecDefinition: frag }, guesses };
-    }
-  }
-}
-
-/** Instance ids of an array family: an entry's `…name` field, or a label its pods carry, that names each entry and that the pods' label repeats. */
-function instancesOf(root: Record<string, unknown>, f: Family, pods: KubeObject[][], hints: SelectorHints, owners: readonly KubeObject[]): { instanceIdPath: string; idPath: string; why: string; key: string } | null {
-  const noPods = pods.every((p) => p.length === 0);
-  // With no pods, the objects created for them stand in (their labels, not the pods', are read).
-  const labelOf = (ids: string[]): (InstanceLabel & { proxy?: string }) | null => {
-    if (!noPods) return instanceLabelFor(ids.map((id, i) => ({ id, pods: pods[i] })), hints);
-    const l = instanceLabelFromOwners(ids, owners, hints);
-    return l ? { ...l, proxy: l.kinds.join(', ') } : null;
-  };
-  const proxyNote = (l: { proxy?: string }) => (l.proxy ? `; read from the labels of the ${l.proxy} objects, as there are no pods` : '');
-  if (f.axis === 'map') {
-    const ids = f.entries.map(String);
-    const label = labelOf(ids);
-    if (!label) return null;
-    const down = label.lower ? ' | ascii_downcase' : '';
-    return { instanceIdPath: `(${jqPath(f.prefix)} // {}) | keys[]${down}`, idPath: `${labelPath(label.key)}${down}`, why: `the keys of ${fieldText(f.prefix)} are the values of pod label ${label.key}${label.lower ? ' (in lowercase)' : ''}${proxyNote(label)}`, key: label.key };
-  }
-  const entryLen = f.prefix.length + 1;
-  const candidates: Step[][] = [];
-  const first = f.sources[0];
-  const entry = getEntry(root, first.path.slice(0, entryLen));
-  if (isObj(entry)) for (const [k, v] of Object.entries(entry)) if (typeof v === 'string' && /name$/i.test(k)) candidates.push([{ key: k }]);
-  if (first.labelsPath) {
-    const rel = relTo(first.path.slice(0, entryLen), first.labelsPath);
-    if (rel) for (const k of Object.keys(first.labels)) candidates.push([...rel, { key: k }]);
-  }
-  candidates.sort((a, b) => (a.length === 1 && 'key' in a[0] && a[0].key === 'name' ? -1 : 0) - (b.length === 1 && 'key' in b[0] && b[0].key === 'name' ? -1 : 0));
-  for (const c of candidates) {
-    const ids = f.sources.map((s) => getEntry(root, [...s.path.slice(0, entryLen), ...c]));
-    if (!ids.every((x) => typeof x === 'string' && x !== '') || new Set(ids).size !== ids.length) continue;
-    const label = labelOf(ids as string[]);
-    if (!label) continue;
-    const down = label.lower ? ' | ascii_downcase' : '';
-    return { instanceIdPath: `${entryIter(f)} | ${jqPath(c)}${down}`, idPath: `${labelPath(label.key)}${down}`, why: `each entry's ${fieldText(c)} is the value of pod label ${label.key} on its pods${proxyNote(label)}`, key: label.key };
-  }
-  return null;
-}
-
-function getEntry(root: unknown, steps: readonly Step[]): unknown {
-  let cur: unknown = root;
-  for (const s of steps) {
-    if ('index' in s) cur = Array.isArray(cur) ? cur[s.index] : undefined;
-    else cur = isObj(cur) ? cur[s.key] : undefined;
-  }
-  return cur;
 }
 
 function isUnderAny(steps: readonly Step[], sources: readonly PodSource[]): boolean {
   return sources.some((s) => relTo(s.path, steps) !== null);
 }
 
+/**
+ * Drafts a definition for `root` from it and everything it owns (pods included; the root itself, if the
+ * list holds it, is skipped). Never throws: objects of a shape no rule expected give a root-only draft
+ * whose notes say why.
+ */
 export function draftDefinition(root: KubeObject, owned: readonly KubeObject[]): DraftResult {
+  const rootUid = root.metadata?.uid;
+  const others = owned.filter((o) => o !== root && !(rootUid && o.metadata?.uid === rootUid));
+  try {
+    return draftFrom(root, others);
+  } catch (e) {
+    return rootOnly(root, `drafting stopped on an object of unexpected shape (${e instanceof Error ? e.message : String(e)}): only the root is drafted`);
+  }
+}
+
+/** The least a draft can be: the root kind, its labels and an empty status mapping. */
+function rootOnly(root: KubeObject, note: string): DraftResult {
+  const gvk = gvkOf(root);
+  const definition: Definition = {
+    apiVersion: KARTA_API_VERSION,
+    kind: 'Karta',
+    metadata: metadataOf(gvk),
+    spec: { structureDefinition: { rootComponent: { name: rootNameOf(gvk.kind), kind: { group: gvk.group, version: gvk.version, kind: gvk.kind }, statusDefinition: { statusMappings: {} } } } },
+  };
+  return { yaml: renderDraftYaml(definition, [], [note], objectName(root)), definition, guesses: [], notes: [note] };
+}
+
+/** The catalog's name for a definition of this kind, and the labels KAI Scheduler selects definitions by. */
+function metadataOf(gvk: { group: string; version: string; kind: string }): Definition['metadata'] {
+  return { name: definitionSlug(gvk), labels: { 'run.ai/karta-group': gvk.group, 'run.ai/karta-version': gvk.version, 'run.ai/karta-kind': gvk.kind } };
+}
+
+function rootNameOf(kind: string): string {
+  return kind.toLowerCase().replace(/[^a-z0-9-]+/g, '-') || 'root';
+}
+
+function draftFrom(root: KubeObject, owned: readonly KubeObject[]): DraftResult {
   const rootObj = root as Record<string, unknown>;
   const gvk = gvkOf(root);
   const notes: string[] = [];
-  const rootName = gvk.kind.toLowerCase().replace(/[^a-z0-9-]+/g, '-') || 'root';
+  const rootName = rootNameOf(gvk.kind);
   const workloadName = objectName(root);
   const pods = isPod(root) ? [root] : owned.filter(isPod);
   // What a live workload asks for is its live pods; a finished one shows what it ran in the pods it left.
   const anyLive = pods.some((p) => !podIsFinished(p) && !podIsTerminating(p));
-  const counted = (p: KubeObject) => !podIsTerminating(p) && !podIsFinished(p);
 
   // Sources, then which pods are whose. A weak family (fragments, scaled entries) none of whose sources
   // got a pod is dropped: it only looked like a pod description. Its members stay together otherwise, so
@@ -286,68 +186,10 @@ export function draftDefinition(root: KubeObject, owned: readonly KubeObject[]):
   const unplaced = loose.filter((p) => !chain(p));
   if (unplaced.length > 0) notes.push(`${unplaced.length} pod(s) could not be traced to the root by their owner references: ${unplaced.slice(0, 5).map(objectName).join(', ')}`);
 
-  // Selectors: each component's pods against every other pod the workload owns.
-  const leaves = planned.length;
-  for (const c of planned) {
-    const mine = c.podsBySource.flat();
-    const others = pods.filter((p) => !mine.includes(p));
-    const needType = others.length > 0 || leaves > 1;
-    if (!needType) continue;
-    if (mine.length === 0) {
-      if (!c.def.podSelector?.componentInstanceSelector) c.guesses.push({ path: 'podSelector', why: 'none of the live pods is this component\'s: no label to select its pods by was learned' });
-      continue;
-    }
-    const sel: TypeSelectorDraft | null = typeSelectorFor(mine, others, workloadName, { specKeys, exclude: c.instanceKey });
-    if (!sel) {
-      if (!c.def.podSelector?.componentInstanceSelector) c.guesses.push({ path: 'podSelector', why: 'no label or annotation tells its pods from the others' });
-      continue;
-    }
-    c.def.podSelector = { componentTypeSelector: { keyPath: sel.keyPath, ...(sel.value !== undefined ? { value: sel.value } : {}) }, ...(c.def.podSelector ?? {}) };
-    c.guesses.push({ path: 'podSelector.componentTypeSelector', why: `${sel.why}${sel.specific ? '; the value is particular to this workload, so other objects of this kind will not match' : ''}` });
-  }
-
-  // Kinds: what the root creates on the way to the component's pods.
-  for (const c of planned) {
-    const kinds = new Map<string, { n: number; o: KubeObject }>();
-    for (const p of c.podsBySource.flat()) {
-      const child = chain(p);
-      if (!child) continue;
-      const k = `${String(child.apiVersion)}/${String(child.kind)}`;
-      kinds.set(k, { n: (kinds.get(k)?.n ?? 0) + 1, o: child });
-    }
-    const top = [...kinds.values()].sort((a, b) => b.n - a.n)[0];
-    if (top) c.kind = gvkOf(top.o);
-  }
-
-  // Counts.
-  for (const c of planned) {
-    const f = c.family;
-    // A finished workload's pods are what is left of it (the controller may have deleted some): no count to go by.
-    const observed = c.podsBySource.map((ps) => (!anyLive ? null : ps.filter(counted).length));
-    if (!f) {
-      const n = observed[0] ?? 0;
-      if (n > 1) {
-        c.def.scaleDefinition = { replicasPath: String(n) };
-        c.guesses.push({ path: 'scaleDefinition.replicasPath', why: `${n} pods are live and nothing in the spec counts them: the number seen now is written down` });
-      }
-      continue;
-    }
-    const iter = entryIter(f);
-    const scale = draftScale(rootObj, f, observed, iter, sources.map((x) => x.path));
-    const min = draftBound(rootObj, f, 'min', iter);
-    const max = draftBound(rootObj, f, 'max', iter);
-    if (scale.replicasPath || min || max) {
-      c.def.scaleDefinition = { ...(scale.replicasPath ? { replicasPath: scale.replicasPath } : {}), ...(min ? { minReplicasPath: min } : {}), ...(max ? { maxReplicasPath: max } : {}) };
-    }
-    if (scale.replicasPath) {
-      const said = `reads ${scale.fields.join(' and ')}`;
-      if (scale.observed === 0) c.guesses.push({ path: 'scaleDefinition.replicasPath', why: `${said}; no live pods to confirm the count by` });
-      else if (scale.matched < scale.observed) c.guesses.push({ path: 'scaleDefinition.replicasPath', why: `${said}, which gives ${scale.values.join(', ')} pods where ${observed.map((o) => o ?? '?').join(', ')} are live: ${scale.matched} of ${scale.observed} agree` });
-      else if (scale.fields.length > 1) c.guesses.push({ path: 'scaleDefinition.replicasPath', why: `${said}: the product of the counts on the way to the pods matches the live pods (${observed.join(', ')})` });
-    } else if (observed.some((o) => o !== null && o !== 1)) {
-      c.guesses.push({ path: 'scaleDefinition', why: `no count field near the pod description; the engine assumes 1 pod per instance, ${observed.join(', ')} are live` });
-    }
-  }
+  const context: PlanContext = { root: rootObj, pods, workloadName, specKeys, sourcePaths: sources.map((x) => x.path), anyLive, chain };
+  addSelectors(planned, context);
+  addKinds(planned, context);
+  addCounts(planned, context);
 
   // The root: alone with a pod description at the top of its own spec, it carries it (Deployment, Job, Pod).
   const status = draftStatus(rootObj, findSuspend(rootObj.spec, (steps) => isUnderAny(steps, sources)), 'spec.structureDefinition.rootComponent');
@@ -385,7 +227,7 @@ export function draftDefinition(root: KubeObject, owned: readonly KubeObject[]):
   const definition: Definition = {
     apiVersion: KARTA_API_VERSION,
     kind: 'Karta',
-    metadata: { name: definitionSlug(gvk), labels: { 'run.ai/karta-group': gvk.group, 'run.ai/karta-version': gvk.version, 'run.ai/karta-kind': gvk.kind } },
+    metadata: metadataOf(gvk),
     spec: {
       structureDefinition: {
         rootComponent,

@@ -20,9 +20,6 @@ export function jqPath(steps: readonly Step[]): string {
   return out === '' ? '.' : out;
 }
 
-/** The same path relative to a value already reached: `.replicas`, or `.` for no steps. */
-export const relPath = jqPath;
-
 /** A pod label's value, as a selector reads it; bracketed because label keys hold `/` and `.`. */
 export function labelPath(key: string): string {
   return `.metadata.labels[${JSON.stringify(key)}]`;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { draftDefinition, type KubeObject } from '../engine/index.ts';
 import { compileOne, jobSetObjects, JOBSET_DEFINITION } from '../engine/test-support.ts';
-import { lineOfField, rawView, trialDefinition } from './definition-trial.ts';
+import { rawView, trialDefinition } from './definition-trial.ts';
 
 const split = (objects: KubeObject[]) => ({ root: objects[0], owned: objects.slice(1) });
 
@@ -71,11 +71,4 @@ test('a drafted definition tried on the workload it was drafted from shows no di
   const r = trialDefinition(draft.yaml, root, owned, { origin: 'draft.yaml' });
   assert.deepEqual(r.differences, []);
   assert.equal(r.tree?.gpus.desired.total, 32);
-});
-
-test('lineOfField: the line of a field, or of its nearest parent', () => {
-  const text = 'a:\n  b:\n    - c: 1\n    - d: 2\n';
-  assert.equal(lineOfField(text, 'a.b[1].d'), 4);
-  assert.equal(lineOfField(text, 'a.b[1].missing'), 4);
-  assert.equal(lineOfField(text, 'a'), 1);
 });

@@ -7,11 +7,11 @@
  * check's code, never by the engine, so a definition (or an engine bug) cannot hide from it. Pure over the
  * objects: `wmap verify`, `wmap verify --definition` and the dashboard's studio share it.
  */
-import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import {
   compileDefinition, gpuResourceMatcher, isPod, loadDefinitionsFromText, ownerRefsOf, resolveWorkload,
   type CompiledDefinition, type EngineError, type KubeObject, type WorkloadTree,
 } from '../engine/index.ts';
+import { rangeOfPath } from '../../lib/yaml/path-position.ts';
 import { gpuNames, podSpecDevices } from './conservation.ts';
 
 export interface Discrepancy {
@@ -205,36 +205,6 @@ export function verifyTree(tree: WorkloadTree, pods: readonly KubeObject[], gpuR
   return compareTree(tree, pods, gpuResources).map((d) => ({ workload: w, message: d.message }));
 }
 
-/** `a.b[2].c` → `['a', 'b', 2, 'c']`. */
-function pathKeys(path: string): Array<string | number> {
-  const out: Array<string | number> = [];
-  for (const m of path.matchAll(/\[(\d+)\]|([^.[\]]+)/g)) out.push(m[1] !== undefined ? Number(m[1]) : m[2]);
-  return out;
-}
-
-/** The 1-based line of a field path in a one-document YAML text (of its nearest existing parent when it is missing). */
-export function lineOfField(text: string, path: string): number | undefined {
-  const doc = parseDocument(text);
-  if (doc.errors.length > 0) return undefined;
-  let node: unknown = doc.contents;
-  let offset = (node as Node | null)?.range?.[0];
-  for (const key of pathKeys(path)) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(key));
-      if (!pair) break;
-      offset = (pair.key as Node).range?.[0] ?? offset;
-      node = pair.value;
-    } else if (isSeq(node) && typeof key === 'number' && key < node.items.length) {
-      node = node.items[key];
-      offset = (node as Node).range?.[0] ?? offset;
-    } else break;
-  }
-  if (offset === undefined) return undefined;
-  let line = 1;
-  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
-
 /** The definition to try: its text (the first definition in it), or an already compiled one. */
 function prepare(definition: string | CompiledDefinition, origin: string): { compiled: CompiledDefinition | null; name: string; source: string; errors: DefinitionProblem[] } {
   if (typeof definition !== 'string') return { compiled: definition, name: definition.name, source: definition.source, errors: [] };
@@ -253,9 +223,10 @@ function prepare(definition: string | CompiledDefinition, origin: string): { com
   return { compiled, name: first.name, source: 'file', errors: problems };
 }
 
+/** The line of the field the error names (of its nearest parent when the field is missing), as the studio's editor marks it. */
 function withLine(text: string, path: string): { line?: number } {
-  const line = path ? lineOfField(text, path) : undefined;
-  return line === undefined ? {} : { line };
+  const range = path ? rangeOfPath(text, path) : null;
+  return range ? { line: range.line } : {};
 }
 
 /**

@@ -103,9 +103,10 @@ function draftFrom(root: KubeObject, owned: readonly KubeObject[]): DraftResult 
   if (dropped.length > 0) {
     sources = sources.filter((x) => !dropped.includes(x));
     assignment = assignPods(sources, pods);
-    const why = pods.length > 0 ? 'no live pod is theirs' : 'without pods nothing says they make any, beside the pod templates';
-    if (dropped.length <= 6) notes.push(`left out ${dropped.map((x) => fieldText(x.path)).join(', ')}: they look like pod descriptions, but ${why}`);
-    else notes.push(`left out ${dropped.length} spec objects that look like pod descriptions: ${why}`);
+    const one = dropped.length === 1;
+    const why = pods.length > 0 ? `no live pod comes from ${one ? 'it' : 'them'}` : `without pods nothing says ${one ? 'it makes' : 'they make'} any, beside the pod templates`;
+    const what = dropped.length <= 6 ? dropped.map((x) => fieldText(x.path)).join(', ') : `${dropped.length} spec objects`;
+    notes.push(`left out ${what}: ${one ? 'it looks like a pod description' : 'they look like pod descriptions'}, but ${why}`);
   }
   const podsOf = (x: PodSource) => pods.filter((_, i) => assignment.source[i] >= 0 && sources[assignment.source[i]] === x);
   // Labels the spec itself puts on pods hold for this object only; labels the operator sets hold for the kind.

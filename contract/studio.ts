@@ -45,3 +45,32 @@ export interface TrialAnswer {
   rootKind: { group: string; version: string; kind: string } | null;
   results: TrialObjectResult[];
 }
+
+/** A cluster's Karta CRD as the studio sees it (`missing`, `older`, `different`, `current`, `unknown`). */
+export interface CrdView {
+  state: 'missing' | 'older' | 'different' | 'current' | 'unknown';
+  servedVersions: string[];
+  summary: string;
+}
+
+/** What a cluster has: its CRD, its definitions (with the one that wins per root kind), label mismatches. */
+export interface RegistryView {
+  cluster: string;
+  crd: CrdView;
+  definitions: Array<{ name: string; source: 'catalog' | 'cluster'; kind: string; root: string; state: 'serves' | 'shadowed' | 'invalid'; shadowedBy: string | null; overrides: string[]; labels: string | null }>;
+  labelMismatches: Array<{ name: string; message: string }>;
+  problems: string[];
+}
+
+export type RegisterResult = 'planned' | 'dry-run' | 'applied' | 'unchanged' | 'conflict' | 'refused' | 'invalid' | 'disabled';
+
+/** The answer of a registration's preview or write. */
+export interface RegisterAnswerView {
+  crd: CrdView;
+  /** The CRD's install, when one was needed and asked for. */
+  crdInstall: { summary: string; diff: string; result: string; message: string } | null;
+  plan: { action: 'create' | 'update'; name: string; summary: string; diff: string; resourceVersion: string; errors: Array<{ code: string; message: string; path: string }>; warnings: string[] } | null;
+  result: RegisterResult;
+  message: string;
+  notes: string[];
+}

@@ -291,8 +291,9 @@ export class LiveWorkloads {
       if (s.has(gk) || this.wantedKinds(cluster).has(gk)) continue;
       s.add(gk);
       this.wantedCache.delete(cluster);
-      const conn = this.connections.get(cluster);
-      if (conn?.isServed(gk)) conn.addWanted(gk);
+      // Wanted even while discovery does not list it yet (its CRD was created a moment ago): the
+      // connection starts the watch once a rediscovery serves it, instead of never.
+      this.connections.get(cluster)?.addWanted(gk);
     }
   }
 

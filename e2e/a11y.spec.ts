@@ -175,6 +175,26 @@ const PAGES: Array<{ name: string; path: (baseURL: string) => Promise<string>; s
     },
   },
   {
+    // The studio with a copy of the JobSet definition tried on a live JobSet: the editor, the form, the trial.
+    name: 'studio',
+    path: async (baseURL) => {
+      const { rows } = await apiRows(baseURL, `namespace=${NS}`);
+      const id = rows.find((r) => r.name === 'e2e-train')!.id;
+      return `/studio?definition=jobset-x-k8s-io-jobset-v1alpha2&source=catalog&row=${encodeURIComponent(id)}`;
+    },
+    settled: async (page) => {
+      await expect(page.getByTestId('trial-result').getByTestId('trial-verdict')).toBeVisible();
+      await expect(page.getByTestId('studio-validity')).toContainText('Valid');
+    },
+  },
+  {
+    name: 'studio, start',
+    path: async () => '/studio',
+    settled: async (page) => {
+      await expect(page.getByTestId('studio-start')).toBeVisible();
+    },
+  },
+  {
     name: 'audit',
     path: async () => '/audit',
     settled: async (page) => {

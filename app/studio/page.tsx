@@ -16,6 +16,7 @@ export default async function StudioPage({ searchParams }: { searchParams: Promi
   const q = await searchParams;
   const name = one(q.definition);
   const start = {
+    blank: one(q.blank) === '1',
     definition: name ? { name, source: one(q.source) ?? 'catalog', cluster: one(q.cluster) } : undefined,
     draft: one(q.draft),
     rows: many(q.row),

@@ -38,7 +38,7 @@ function ClusterRegistry({ cluster }: { cluster: string }) {
           <tbody>
             {own.map((d) => (
               <tr key={d.name} className="border-t border-slate-100 dark:border-slate-800">
-                <td className={`${td} font-mono text-xs`}>{d.name} <span className="text-slate-500">({d.kind})</span></td>
+                <td className={`${td} font-mono text-xs`}>{d.name} <span className="text-slate-500 dark:text-slate-400">({d.kind})</span></td>
                 <td className={td}>{d.root}</td>
                 <td className={td}>{d.state}{d.shadowedBy ? ` by ${d.shadowedBy}` : ''}</td>
                 <td className={td}>{d.overrides.length ? `catalog ${d.overrides.join(', ')}` : '—'}</td>

@@ -5,12 +5,16 @@ import { useEffect, useMemo, useState } from 'react';
 import type { DefinitionDetail, DefinitionItem, DraftAnswer, TrialAnswer, ValidateResult, WorkloadPage } from '../../contract/index.ts';
 import { kindRef } from '../../lib/rows/identity.ts';
 import { fetchApiJson } from '../workload/fetch-json.ts';
+import { COMMON_FIELDS, readCommonFields, writeCommonField } from './common-fields.ts';
 import { marksOf } from './diagnostics.ts';
+import { StartChooser } from './StartChooser.tsx';
 import { RegisterPanel } from './RegisterPanel.tsx';
 import { TrialView } from './TrialView.tsx';
 import { YamlEditor } from './YamlEditor.tsx';
 
 export interface StudioStart {
+  /** A blank definition (no chooser). */
+  blank?: boolean;
   /** Edit a copy of a definition. */
   definition?: { name: string; source: string; cluster?: string };
   /** Draft one from this row (a workload no definition describes). */
@@ -31,6 +35,12 @@ spec:
         group: example.com
         version: v1
         kind: MyWorkload
+      statusDefinition:
+        statusMappings:
+          Running:
+            - byConditions:
+                - type: Ready
+                  status: "True"
 `;
 
 async function postJson<T>(url: string, body: unknown, signal?: AbortSignal): Promise<T> {
@@ -104,6 +114,7 @@ export function Studio({ start }: { start: StudioStart }) {
     staleTime: 10_000,
   });
 
+  const common = useMemo(() => readCommonFields(text), [text]);
   const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : s.length >= 5 ? s : [...s, id]));
 
   return (
@@ -112,15 +123,25 @@ export function Studio({ start }: { start: StudioStart }) {
         <h1 className="text-lg font-semibold">Definition studio</h1>
         <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="studio-origin">Editing {origin}.</p>
       </header>
+      {!start.definition && !start.draft && !start.blank && start.rows.length === 0 && <StartChooser />}
       {loadError && <p role="alert" className="rounded border border-rose-300 bg-rose-50 px-2 py-1 text-sm text-rose-900 dark:border-rose-800 dark:bg-rose-950 dark:text-rose-200">{loadError}</p>}
       <div className="grid gap-3 xl:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
         <div className="flex flex-col gap-2">
+          <fieldset className="grid gap-2 rounded border border-slate-200 p-2 text-sm sm:grid-cols-5 dark:border-slate-800" disabled={common === null} data-testid="studio-form">
+            <legend className="px-1 font-medium">Common fields {common === null ? '(fix the YAML to edit them here)' : ''}</legend>
+            {COMMON_FIELDS.map((f) => (
+              <label key={f.key} className="flex flex-col text-xs">
+                {f.label}
+                <input className="rounded border border-slate-300 bg-white px-1 py-0.5 font-mono text-sm dark:border-slate-700 dark:bg-slate-900" value={common?.[f.key] ?? ''} onChange={(e) => setText((t) => writeCommonField(t, f.key, e.target.value))} />
+              </label>
+            ))}
+          </fieldset>
           <YamlEditor value={text} onChange={setText} marks={marks} label="Definition YAML" />
           <p role="status" className="text-sm" data-testid="studio-validity">
             {validation.isFetching && !validation.data ? 'Checking…' : validation.isError ? `Could not check: ${validation.error.message}` : errors.length === 0 ? (def ? `Valid: ${def.kind} (${def.apiVersion}), ${def.components.length} components.` : 'No definition in the text.') : `${errors.length} error${errors.length === 1 ? '' : 's'}, marked at their lines.`}
           </p>
           {errors.length > 0 && (
-            <ul className="max-h-40 list-disc overflow-auto pl-5 text-sm text-rose-900 dark:text-rose-200" data-testid="studio-errors">
+            <ul tabIndex={0} aria-label="Errors in the definition" className="max-h-40 list-disc overflow-auto pl-5 text-sm text-rose-900 dark:text-rose-200" data-testid="studio-errors">
               {marks.map((m, i) => <li key={i}>line {m.line}: {m.message}</li>)}
             </ul>
           )}
@@ -143,7 +164,7 @@ export function Studio({ start }: { start: StudioStart }) {
               {candidates.data?.rows.map((r) => (
                 <label key={r.id} className="inline-flex items-center gap-1 text-sm">
                   <input type="checkbox" checked={selected.includes(r.id)} onChange={() => toggle(r.id)} />
-                  {r.namespace ? `${r.namespace}/` : ''}{r.name} <span className="text-xs text-slate-500">({r.cluster})</span>
+                  {r.namespace ? `${r.namespace}/` : ''}{r.name} <span className="text-xs text-slate-500 dark:text-slate-400">({r.cluster})</span>
                 </label>
               ))}
             </div>

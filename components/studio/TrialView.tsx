@@ -83,7 +83,7 @@ export function TrialView({ r }: { r: TrialObjectResult }) {
           <p className="text-sm tabular-nums" data-testid="raw-gpus">
             {r.raw.pods.length} pods · GPUs requested <b>{formatGpus(sum(r.raw.gpus.requested))}</b> · allocated <b>{formatGpus(sum(r.raw.gpus.allocated))}</b>
           </p>
-          <div className="max-h-[360px] overflow-auto">
+          <div tabIndex={0} aria-label={`Pods of ${label} as kubectl shows them`} className="max-h-[360px] overflow-auto">
             <table className="w-full text-sm" data-testid="raw-pods">
               <thead>
                 <tr>
@@ -104,7 +104,7 @@ export function TrialView({ r }: { r: TrialObjectResult }) {
                 ))}
               </tbody>
             </table>
-            {r.raw.pods.length > 200 && <p className="text-xs text-slate-500">and {r.raw.pods.length - 200} more pods</p>}
+            {r.raw.pods.length > 200 && <p className="text-xs text-slate-500 dark:text-slate-400">and {r.raw.pods.length - 200} more pods</p>}
           </div>
         </div>
       </div>

@@ -2,9 +2,10 @@
 
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { yaml } from '@codemirror/lang-yaml';
-import { bracketMatching, defaultHighlightStyle, foldGutter, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { bracketMatching, foldGutter, HighlightStyle, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
+import { tags } from '@lezer/highlight';
 import { EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
 import type { Mark } from './diagnostics.ts';
@@ -12,11 +13,21 @@ import type { Mark } from './diagnostics.ts';
 const theme = EditorView.theme({
   '&': { fontSize: '12.5px', height: '100%', backgroundColor: 'transparent', color: 'inherit' },
   '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', lineHeight: '1.5' },
-  '.cm-gutters': { backgroundColor: 'transparent', color: 'rgb(100 116 139)', borderRight: '1px solid rgb(148 163 184 / 0.4)' },
+  '.cm-gutters': { backgroundColor: 'transparent', color: 'var(--cm-comment)', borderRight: '1px solid rgb(148 163 184 / 0.4)' },
   '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'rgb(148 163 184 / 0.12)' },
   '&.cm-focused': { outline: '2px solid rgb(14 165 233)' },
   '.cm-cursor': { borderLeftColor: 'currentColor' },
 });
+
+/** Colours from CSS variables (app/globals.css), so that both themes keep their contrast. */
+const highlight = HighlightStyle.define([
+  { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: 'var(--cm-key)' },
+  { tag: [tags.string, tags.special(tags.string)], color: 'var(--cm-string)' },
+  { tag: [tags.number, tags.integer, tags.float], color: 'var(--cm-number)' },
+  { tag: [tags.bool, tags.null, tags.atom, tags.keyword], color: 'var(--cm-atom)' },
+  { tag: [tags.comment, tags.lineComment], color: 'var(--cm-comment)', fontStyle: 'italic' },
+  { tag: [tags.meta, tags.labelName, tags.typeName, tags.invalid], color: 'var(--cm-meta)' },
+]);
 
 /**
  * The definition's YAML in CodeMirror: syntax highlighting, folding, history, and the validation
@@ -42,7 +53,7 @@ export function YamlEditor({ value, onChange, marks, label }: { value: string; o
           indentOnInput(),
           bracketMatching(),
           highlightActiveLine(),
-          syntaxHighlighting(defaultHighlightStyle),
+          syntaxHighlighting(highlight),
           yaml(),
           lintGutter(),
           keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
@@ -54,6 +65,9 @@ export function YamlEditor({ value, onChange, marks, label }: { value: string; o
         ],
       }),
     });
+    // The scroller is a scrollable region: reachable by keyboard like every other one on the page.
+    v.scrollDOM.tabIndex = 0;
+    v.scrollDOM.setAttribute('aria-label', `${label}, scrollable`);
     view.current = v;
     return () => {
       v.destroy();

@@ -60,6 +60,8 @@ export interface RegistryView {
   definitions: Array<{ name: string; source: 'catalog' | 'cluster'; kind: string; root: string; state: 'serves' | 'shadowed' | 'invalid'; shadowedBy: string | null; overrides: string[]; labels: string | null }>;
   labelMismatches: Array<{ name: string; message: string }>;
   problems: string[];
+  /** What you may do here (self access reviews): register Kartas, install the CRD. */
+  may: { register: { allowed: boolean; reason: string }; installCrd: { allowed: boolean; reason: string } };
 }
 
 export type RegisterResult = 'planned' | 'dry-run' | 'applied' | 'unchanged' | 'conflict' | 'refused' | 'invalid' | 'disabled';

@@ -78,12 +78,14 @@ export function RegisterPanel({ text, valid, name }: { text: string; valid: bool
       </div>
       {crd && crd.state !== 'current' && <p className="text-xs text-slate-600 dark:text-slate-400">{crd.summary}</p>}
       {needsCrd && (
-        <label className="inline-flex items-center gap-1">
-          <input type="checkbox" checked={installCrd} onChange={(e) => { setInstallCrd(e.target.checked); setPreview(null); }} data-testid="install-crd" />
+        <label className="inline-flex items-center gap-1" title={registry.data?.may.installCrd.allowed ? undefined : `You ${registry.data?.may.installCrd.reason ?? ''}`}>
+          <input type="checkbox" checked={installCrd} disabled={!registry.data?.may.installCrd.allowed} onChange={(e) => { setInstallCrd(e.target.checked); setPreview(null); }} data-testid="install-crd" />
           {crd?.state === 'missing' ? 'Install' : 'Upgrade'} the kartas.run.ai CRD that ships with workload-map first
+          {registry.data && !registry.data.may.installCrd.allowed && <span className="text-xs text-amber-800 dark:text-amber-300"> (you {registry.data.may.installCrd.reason})</span>}
         </label>
       )}
       {!valid && <p className="text-slate-600 dark:text-slate-400">Fix the definition&apos;s errors to register it.</p>}
+      {registry.data && !registry.data.may.register.allowed && <p className="text-amber-800 dark:text-amber-300" data-testid="register-not-allowed">You {registry.data.may.register.reason}: the API server will refuse the registration.</p>}
       {shown?.crdInstall && (
         <div>
           <p className="font-medium">{shown.crdInstall.summary}</p>

@@ -40,6 +40,18 @@ export function TrialView({ r }: { r: TrialObjectResult }) {
           {t.errors.map((e, i) => <li key={i}>{e.path ? <span className="font-mono text-xs">{e.path}: </span> : null}{e.message}</li>)}
         </ul>
       )}
+      {t && t.warnings.length > 0 && (
+        <ul className="list-disc pl-5 text-sm text-amber-900 dark:text-amber-200" data-testid="trial-warnings">
+          {t.warnings.map((w, i) => <li key={i}>warning: {w.path ? <span className="font-mono text-xs">{w.path}: </span> : null}{w.message}</li>)}
+        </ul>
+      )}
+      {t && (
+        <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="trial-status">
+          Status: {t.status.matched.length ? t.status.matched.join(', ') : 'no mapping matched'}
+          {t.status.phase ? ` (native: ${t.status.phase})` : ''}
+          {t.status.conditions.length ? ` · conditions ${t.status.conditions.map((c) => `${c.type}=${c.status}`).join(', ')}` : ''}
+        </p>
+      )}
       <div className="grid gap-3 xl:grid-cols-2">
         <div>
           <h4 className="mb-1 text-xs font-semibold uppercase text-slate-500 dark:text-slate-400">With this definition</h4>

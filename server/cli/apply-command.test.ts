@@ -14,32 +14,12 @@ import { promisify } from 'node:util';
 import { startSim, type SimHandle } from '../sim/index.ts';
 import { fieldLine } from './apply-command.ts';
 import { runWmap } from './run-for-tests.ts';
+import { thingKarta } from '../workloads/test-karta.ts';
 
 const run = promisify(execFile);
 const kubectl = '/usr/bin/kubectl';
 
-const thing = (name: string, replicasPath = '.spec.replicas') => `apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata:
-  name: ${name}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: thing
-      kind: {group: example.com, version: v1, kind: Thing}
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions}
-        statusMappings:
-          running: [{byConditions: [{type: Ready, status: "True"}]}]
-    childComponents:
-      - name: worker
-        kind: {group: "", version: v1, kind: Pod}
-        ownerRef: thing
-        specDefinition: {podTemplateSpecPath: .spec.template}
-        scaleDefinition: {replicasPath: ${replicasPath}}
-        podSelector:
-          componentTypeSelector: {keyPath: '.metadata.labels["role"]', value: worker}
-`;
+const thing = thingKarta;
 
 let dir: string;
 const file = (name: string, text: string): string => {

@@ -14,32 +14,11 @@ import {
   checkKartaLabels, clusterRegistry, crdSchema, kartaCrdReport, planCrdInstall, planRegistration, shippedKartaCrd, unknownFields, withSchemaDefaults,
   type ClusterDefinitionsRead,
 } from './karta-registry.ts';
+import { thingKarta } from './test-karta.ts';
 
 const catalog = LiveWorkloads.catalogEntries(loadCatalog());
 
-const DEF = `
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata:
-  name: thing
-spec:
-  structureDefinition:
-    rootComponent:
-      name: thing
-      kind: {group: example.com, version: v1, kind: Thing}
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions}
-        statusMappings:
-          running: [{byConditions: [{type: Ready, status: "True"}]}]
-    childComponents:
-      - name: worker
-        kind: {group: "", version: v1, kind: Pod}
-        ownerRef: thing
-        specDefinition: {podTemplateSpecPath: .spec.template}
-        scaleDefinition: {replicasPath: .spec.replicas}
-        podSelector:
-          componentTypeSelector: {keyPath: '.metadata.labels["role"]', value: worker}
-`;
+const DEF = `\n${thingKarta()}`;
 /** The value at a dotted path (`a.b.0.c`). */
 function dig(v: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), v);

@@ -10,7 +10,7 @@ import { ALL_ROWS, mayListRow, rowScope, type RowScope } from '@/server/workload
 import type { WorkloadRow } from '@/server/workloads/row.ts';
 import { findRow } from '@/server/workloads/views.ts';
 import type { Runtime } from '@/server/workloads/runtime.ts';
-import { jsonError } from './respond.ts';
+import { jsonError, withRuntime } from './respond.ts';
 
 export interface RequestAccess {
   principal: Principal;
@@ -58,4 +58,12 @@ export async function visibleRow(rt: Runtime, access: RequestAccess, p: { cluste
 export async function mayReadPod(access: RequestAccess, cluster: string, namespace: string, name: string, subresource?: string): Promise<Response | null> {
   const d = await access.may(cluster, { verb: 'get', group: '', resource: 'pods', subresource, namespace, name });
   return d.allowed ? null : jsonError(404, 'not_found', `no pod ${namespace}/${name} in cluster ${cluster}`);
+}
+
+/** A route body with the runtime and the request's access (a 401 when shared mode has no principal). */
+export function withAccess(req: Request, fn: (rt: Runtime, access: RequestAccess) => Response | Promise<Response>): Promise<Response> {
+  return withRuntime((rt) => {
+    const access = requestAccess(req);
+    return access instanceof Response ? access : fn(rt, access);
+  });
 }

@@ -1,6 +1,7 @@
 /** Shared by the API route handlers: JSON errors with a code and a message, never a stack trace. */
 import type { z } from 'zod';
 import { compileCelFilter, parseQuery, type RowQuery } from '@/lib/rows/index.ts';
+import { readJsonBody } from '@/server/auth/for-routes.ts';
 import { getRuntime, type Runtime } from '@/server/workloads/runtime.ts';
 
 export function jsonError(status: number, code: string, message: string): Response {
@@ -44,4 +45,12 @@ export function queryObject(url: URL): Record<string, string | string[]> {
     out[k] = cur === undefined ? v : Array.isArray(cur) ? [...cur, v] : [cur, v];
   }
   return out;
+}
+
+/** A JSON body read within `limits` and checked against `schema`; the refusal (413, 415, 400 naming the field) otherwise. */
+export async function parsedBody<T>(req: Request, schema: z.ZodType<T>, limits?: { maxBytes?: number; maxDepth?: number }): Promise<T | Response> {
+  const body = await readJsonBody(req, limits);
+  if (!body.ok) return jsonError(body.problem.status, body.problem.code, body.problem.message);
+  const parsed = schema.safeParse(body.value);
+  return parsed.success ? parsed.data : badRequest(parsed.error);
 }

@@ -1,6 +1,6 @@
 import { conservation } from '@/server/workloads/conservation.ts';
-import { requestAccess } from '../_shared/access.ts';
-import { jsonError, withRuntime } from '../_shared/respond.ts';
+import { withAccess } from '../_shared/access.ts';
+import { jsonError } from '../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -10,9 +10,7 @@ export const dynamic = 'force-dynamic';
  * pods' (summed from their specs independently of the engine), and the pods no row counts.
  */
 export async function GET(req: Request): Promise<Response> {
-  return withRuntime(async (rt) => {
-    const access = requestAccess(req);
-    if (access instanceof Response) return access;
+  return withAccess(req, async (rt, access) => {
     // The balance is over every pod of a cluster: only for whoever may list them all.
     for (const c of rt.live.clusters()) {
       const d = await access.may(c.name, { verb: 'list', group: '', resource: 'pods' });

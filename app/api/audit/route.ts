@@ -1,8 +1,7 @@
 import type { AuditItem } from '@/contract/index.ts';
 import { recentAudit } from '@/server/workloads/audit-trail.ts';
 import { rowId } from '@/server/workloads/row.ts';
-import { requestAccess } from '../_shared/access.ts';
-import { withRuntime } from '../_shared/respond.ts';
+import { withAccess } from '../_shared/access.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -12,9 +11,7 @@ export const dynamic = 'force-dynamic';
  * those on workloads they may see now (a workload since deleted: only their own).
  */
 export function GET(req: Request): Promise<Response> {
-  return withRuntime(async (rt) => {
-    const access = requestAccess(req);
-    if (access instanceof Response) return access;
+  return withAccess(req, async (rt, access) => {
     const scope = await access.scope(rt.live);
     const own = access.principal.credential.kind === 'own';
     const items: AuditItem[] = recentAudit()

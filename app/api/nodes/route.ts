@@ -1,8 +1,8 @@
 import type { NodesPayload } from '@/contract/index.ts';
 import type { LiveWorkloads } from '@/server/workloads/index.ts';
 import { nodesOf } from '@/server/workloads/nodes.ts';
-import { requestAccess } from '../_shared/access.ts';
-import { jsonError, withRuntime } from '../_shared/respond.ts';
+import { withAccess } from '../_shared/access.ts';
+import { jsonError } from '../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -20,10 +20,8 @@ let last: { live: LiveWorkloads; at: number; body: NodesPayload } | null = null;
  * cannot be listed: unknown, never 0).
  */
 export function GET(req: Request): Promise<Response> {
-  return withRuntime(async (rt) => {
+  return withAccess(req, async (rt, access) => {
     const { live } = rt;
-    const access = requestAccess(req);
-    if (access instanceof Response) return access;
     const own = access.principal.credential.kind === 'own';
     const now = Date.now();
     if (own && last && last.live === live && now - last.at >= 0 && now - last.at < REUSE_MS) return Response.json(last.body);

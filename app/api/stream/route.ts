@@ -1,14 +1,12 @@
 import { streamResponse } from '@/server/stream/index.ts';
-import { requestAccess } from '../_shared/access.ts';
-import { rowQueryOf, withRuntime } from '../_shared/respond.ts';
+import { withAccess } from '../_shared/access.ts';
+import { rowQueryOf } from '../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export function GET(req: Request): Promise<Response> {
-  return withRuntime(async (rt) => {
-    const access = requestAccess(req);
-    if (access instanceof Response) return access;
+  return withAccess(req, async (rt, access) => {
     const url = new URL(req.url);
     const query = rowQueryOf(url);
     if (query instanceof Response) return query;

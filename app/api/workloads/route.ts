@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageOfRows } from '@/server/workloads/views.ts';
-import { requestAccess } from '../_shared/access.ts';
-import { badRequest, queryObject, rowQueryOf, withRuntime } from '../_shared/respond.ts';
+import { withAccess } from '../_shared/access.ts';
+import { badRequest, queryObject, rowQueryOf } from '../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -13,9 +13,7 @@ const paging = z.object({
 });
 
 export function GET(req: Request): Promise<Response> {
-  return withRuntime(async (rt) => {
-    const access = requestAccess(req);
-    if (access instanceof Response) return access;
+  return withAccess(req, async (rt, access) => {
     const url = new URL(req.url);
     const query = rowQueryOf(url);
     if (query instanceof Response) return query;

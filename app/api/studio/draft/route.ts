@@ -1,8 +1,8 @@
 import type { DraftAnswer } from '@/contract/index.ts';
 import { getJobRunner } from '@/server/auth/for-routes.ts';
 import type { StudioJob } from '@/server/workloads/studio-jobs.ts';
-import { requestAccess } from '../../_shared/access.ts';
-import { jsonError, withRuntime } from '../../_shared/respond.ts';
+import { withAccess } from '../../_shared/access.ts';
+import { jsonError } from '../../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -12,9 +12,7 @@ export const dynamic = 'force-dynamic';
  * definition describes), with the choices it is unsure of. Computed off the server's thread.
  */
 export function GET(req: Request): Promise<Response> {
-  return withRuntime(async (rt) => {
-    const access = requestAccess(req);
-    if (access instanceof Response) return access;
+  return withAccess(req, async (rt, access) => {
     const id = new URL(req.url).searchParams.get('row') ?? '';
     const row = rt.live.index.row(id);
     if (!row || !(await access.mayListRow(rt.live, row))) return jsonError(404, 'not_found', `no workload ${id}`);

@@ -1,11 +1,11 @@
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import type { RegisterAnswerView } from '@/contract/index.ts';
-import { getAccessSettings, readJsonBody } from '@/server/auth/for-routes.ts';
+import { getAccessSettings } from '@/server/auth/for-routes.ts';
 import { recordAudit } from '@/server/workloads/audit-trail.ts';
 import { registerDefinition } from '@/server/workloads/karta-registry-write.ts';
-import { requestAccess } from '../../_shared/access.ts';
-import { badRequest, jsonError, withRuntime } from '../../_shared/respond.ts';
+import { withAccess } from '../../_shared/access.ts';
+import { jsonError, parsedBody } from '../../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -26,16 +26,12 @@ const RegisterRequest = z.strictObject({
  * resourceVersion; the CRD installed first when asked and allowed. Every attempt is audited.
  */
 export function POST(req: Request): Promise<Response> {
-  return withRuntime(async (rt) => {
-    const access = requestAccess(req);
-    if (access instanceof Response) return access;
-    const body = await readJsonBody(req, { maxBytes: 2 * 1024 * 1024, maxDepth: 4 });
-    if (!body.ok) return jsonError(body.problem.status, body.problem.code, body.problem.message);
-    const p = RegisterRequest.safeParse(body.value);
-    if (!p.success) return badRequest(p.error);
-    const conn = rt.live.connection(p.data.cluster);
-    if (!conn) return jsonError(404, 'not_found', `no cluster ${p.data.cluster}`);
-    const docs = parseAllDocuments(p.data.text);
+  return withAccess(req, async (rt, access) => {
+    const p = await parsedBody(req, RegisterRequest, { maxBytes: 2 * 1024 * 1024, maxDepth: 4 });
+    if (p instanceof Response) return p;
+    const conn = rt.live.connection(p.cluster);
+    if (!conn) return jsonError(404, 'not_found', `no cluster ${p.cluster}`);
+    const docs = parseAllDocuments(p.text);
     const list = Array.isArray(docs) ? docs : [docs];
     if (list.length !== 1 || list[0].errors.length > 0) return jsonError(422, 'invalid', list.length !== 1 ? 'register one definition at a time' : `the YAML does not parse: ${list[0].errors[0].message}`);
     let document: unknown;
@@ -49,16 +45,16 @@ export function POST(req: Request): Promise<Response> {
     const writes = getAccessSettings()?.writes ?? { enabled: true, reason: null };
     if (!writes.enabled) {
       const name = String((document as { metadata?: { name?: unknown } })?.metadata?.name ?? '');
-      if (p.data.mode === 'apply') recordAudit({ who: who.user, via: who.via, cluster: p.data.cluster, action: 'register', object: { apiVersion: 'run.ai/v1alpha1', kind: 'Karta', namespace: '', name }, summary: `register Karta ${name}`, sent: null, dryRun: 'none', result: 'disabled', message: writes.reason ?? 'writes are off' });
+      if (p.mode === 'apply') recordAudit({ who: who.user, via: who.via, cluster: p.cluster, action: 'register', object: { apiVersion: 'run.ai/v1alpha1', kind: 'Karta', namespace: '', name }, summary: `register Karta ${name}`, sent: null, dryRun: 'none', result: 'disabled', message: writes.reason ?? 'writes are off' });
       const view: RegisterAnswerView = { crd: { state: 'unknown', servedVersions: [], summary: '' }, crdInstall: null, plan: null, result: 'disabled', message: writes.reason ?? 'writes are off', notes: [] };
       return Response.json(view, { status: 403 });
     }
-    const a = await registerDefinition(conn.as(access.actAs(p.data.cluster)), document, {
-      cluster: p.data.cluster,
-      dryRun: p.data.mode === 'preview' ? 'server' : 'none',
+    const a = await registerDefinition(conn.as(access.actAs(p.cluster)), document, {
+      cluster: p.cluster,
+      dryRun: p.mode === 'preview' ? 'server' : 'none',
       who,
-      installCrd: p.data.installCrd,
-      seenResourceVersion: p.data.mode === 'apply' ? p.data.seenResourceVersion : undefined,
+      installCrd: p.installCrd,
+      seenResourceVersion: p.mode === 'apply' ? p.seenResourceVersion : undefined,
       origin: 'studio',
     });
     const view: RegisterAnswerView = {

@@ -1,8 +1,8 @@
 import type { RegistryView } from '@/contract/index.ts';
 import { clusterRegistry, readClusterDefinitions, rootText } from '@/server/workloads/karta-registry.ts';
 import { mayInstallCrd, selfAccess } from '@/server/workloads/karta-registry-write.ts';
-import { requestAccess } from '../../_shared/access.ts';
-import { jsonError, withRuntime } from '../../_shared/respond.ts';
+import { withAccess } from '../../_shared/access.ts';
+import { jsonError } from '../../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -14,9 +14,7 @@ export const dynamic = 'force-dynamic';
  * labels do not match their root kind. Read as the user.
  */
 export function GET(req: Request): Promise<Response> {
-  return withRuntime(async (rt) => {
-    const access = requestAccess(req);
-    if (access instanceof Response) return access;
+  return withAccess(req, async (rt, access) => {
     const cluster = new URL(req.url).searchParams.get('cluster') ?? rt.live.clusters()[0]?.name ?? '';
     const conn = rt.live.connection(cluster);
     if (!conn) return jsonError(404, 'not_found', `no cluster ${cluster}`);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { TrialAnswer } from '@/contract/index.ts';
-import { getJobRunner, readJsonBody } from '@/server/auth/for-routes.ts';
+import { getJobRunner } from '@/server/auth/for-routes.ts';
 import type { StudioJob } from '@/server/workloads/studio-jobs.ts';
-import { requestAccess } from '../../_shared/access.ts';
-import { badRequest, jsonError, withRuntime } from '../../_shared/respond.ts';
+import { withAccess } from '../../_shared/access.ts';
+import { jsonError, parsedBody } from '../../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -20,15 +20,11 @@ const TrialRequest = z.strictObject({
  * user may not see are not found.
  */
 export function POST(req: Request): Promise<Response> {
-  return withRuntime(async (rt) => {
-    const access = requestAccess(req);
-    if (access instanceof Response) return access;
-    const body = await readJsonBody(req, { maxBytes: 2 * 1024 * 1024, maxDepth: 4 });
-    if (!body.ok) return jsonError(body.problem.status, body.problem.code, body.problem.message);
-    const parsed = TrialRequest.safeParse(body.value);
-    if (!parsed.success) return badRequest(parsed.error);
+  return withAccess(req, async (rt, access) => {
+    const parsed = await parsedBody(req, TrialRequest, { maxBytes: 2 * 1024 * 1024, maxDepth: 4 });
+    if (parsed instanceof Response) return parsed;
     const targets: Extract<StudioJob, { kind: 'trial' }>['targets'] = [];
-    for (const id of parsed.data.rows) {
+    for (const id of parsed.rows) {
       const row = rt.live.index.row(id);
       const at = row ? rt.live.index.rootOfRow(row.id) : undefined;
       const r = row && at && (await access.mayListRow(rt.live, row)) ? rt.live.index.resolve(at.cluster, at.uid) : null;
@@ -37,7 +33,7 @@ export function POST(req: Request): Promise<Response> {
     }
     const runner = getJobRunner<StudioJob, TrialAnswer>('studio');
     if (!runner) return jsonError(503, 'unavailable', 'the studio runs in the server started by `npm start` / `wmap serve`');
-    const answer = await runner.run({ kind: 'trial', text: parsed.data.text, gpuResources: [...rt.live.index.gpuResources], targets }, req.signal);
+    const answer = await runner.run({ kind: 'trial', text: parsed.text, gpuResources: [...rt.live.index.gpuResources], targets }, req.signal);
     if (!answer.ok) return jsonError(answer.problem.status, answer.problem.code, answer.problem.message);
     return Response.json(answer.result, { headers: { 'cache-control': 'no-store' } });
   });

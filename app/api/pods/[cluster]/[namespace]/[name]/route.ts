@@ -1,6 +1,6 @@
 import { podDetail } from '@/server/workloads/pod-inspect.ts';
-import { mayReadPod, requestAccess } from '../../../../_shared/access.ts';
-import { jsonError, withRuntime } from '../../../../_shared/respond.ts';
+import { mayReadPod, withAccess } from '../../../../_shared/access.ts';
+import { jsonError } from '../../../../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -13,10 +13,8 @@ interface Params {
 export async function GET(req: Request, { params }: Params): Promise<Response> {
   const { cluster, namespace, name } = await params;
   const uid = new URL(req.url).searchParams.get('uid');
-  return withRuntime(async (rt) => {
+  return withAccess(req, async (rt, access) => {
     const ns = namespace === '_' ? '' : namespace;
-    const access = requestAccess(req);
-    if (access instanceof Response) return access;
     const denied = await mayReadPod(access, cluster, ns, name);
     if (denied) return denied;
     const d = await podDetail(rt.live.index, rt.live.reader(cluster, access.actAs(cluster)), cluster, ns, name, uid, Date.now());

@@ -1,6 +1,6 @@
 import { workloadDetail } from '@/server/workloads/views.ts';
-import { requestAccess, visibleRow } from '../../../../../_shared/access.ts';
-import { jsonError, withRuntime } from '../../../../../_shared/respond.ts';
+import { withAccess, visibleRow } from '../../../../../_shared/access.ts';
+import { jsonError } from '../../../../../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -11,9 +11,7 @@ interface Params {
 
 export async function GET(req: Request, { params }: Params): Promise<Response> {
   const { cluster, namespace, kind, name } = await params;
-  return withRuntime(async (rt) => {
-    const access = requestAccess(req);
-    if (access instanceof Response) return access;
+  return withAccess(req, async (rt, access) => {
     const row = await visibleRow(rt, access, { cluster, namespace, kind, name });
     if (row instanceof Response) return row;
     const d = workloadDetail(rt.live.index, cluster, namespace, kind, name);

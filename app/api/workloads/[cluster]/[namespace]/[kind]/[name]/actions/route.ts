@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { groupOfApiVersion } from '@/lib/rows/identity.ts';
-import { getAccessSettings, readJsonBody } from '@/server/auth/for-routes.ts';
+import { getAccessSettings } from '@/server/auth/for-routes.ts';
 import { actionSpecSchema } from '@/server/workloads/actions.ts';
 import { offeredActions, runWorkloadAction, type ActionContext } from '@/server/workloads/action-service.ts';
 import type { Runtime } from '@/server/workloads/runtime.ts';
 import { requestAccess, visibleRow, type RequestAccess } from '../../../../../../_shared/access.ts';
-import { badRequest, jsonError, withRuntime } from '../../../../../../_shared/respond.ts';
+import { jsonError, parsedBody, withRuntime } from '../../../../../../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -71,13 +71,11 @@ export async function GET(req: Request, { params }: Params): Promise<Response> {
 export async function POST(req: Request, { params }: Params): Promise<Response> {
   const p = await params;
   return withRuntime(async (rt) => {
-    const body = await readJsonBody(req);
-    if (!body.ok) return jsonError(body.problem.status, body.problem.code, body.problem.message);
-    const parsed = ActionRequest.safeParse(body.value);
-    if (!parsed.success) return badRequest(parsed.error);
+    const parsed = await parsedBody(req, ActionRequest);
+    if (parsed instanceof Response) return parsed;
     const c = await contextOf(rt, req, p);
     if ('error' in c) return c.error;
-    const answer = await runWorkloadAction(c.ctx, parsed.data.actions, parsed.data.mode, { resourceVersion: parsed.data.resourceVersion, fingerprint: parsed.data.fingerprint });
+    const answer = await runWorkloadAction(c.ctx, parsed.actions, parsed.mode, { resourceVersion: parsed.resourceVersion, fingerprint: parsed.fingerprint });
     const status = { forbidden: 403, disabled: 403, conflict: 409, invalid: 422, refused: 422 }[answer.result as string] ?? 200;
     return Response.json(answer, { status, headers: { 'cache-control': 'no-store' } });
   });

@@ -1,6 +1,6 @@
 import { workloadEvents } from '@/server/workloads/pod-inspect.ts';
-import { requestAccess, visibleRow } from '../../../../../../_shared/access.ts';
-import { jsonError, withRuntime } from '../../../../../../_shared/respond.ts';
+import { withAccess, visibleRow } from '../../../../../../_shared/access.ts';
+import { jsonError } from '../../../../../../_shared/respond.ts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -12,9 +12,7 @@ interface Params {
 /** `GET …/events`: events about the workload's root and everything it owns, newest first. */
 export async function GET(req: Request, { params }: Params): Promise<Response> {
   const { cluster, namespace, kind, name } = await params;
-  return withRuntime(async (rt) => {
-    const access = requestAccess(req);
-    if (access instanceof Response) return access;
+  return withAccess(req, async (rt, access) => {
     const row = await visibleRow(rt, access, { cluster, namespace, kind, name });
     if (row instanceof Response) return row;
     // Read as the user: the events they may not list are the API server's to refuse.

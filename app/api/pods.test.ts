@@ -24,11 +24,11 @@ const tpl = (gpus: number) => ({ spec: { parallelism: 1, completions: 1, templat
 const url = (path: string) => `http://127.0.0.1${path}`;
 const podsNamed = (prefix: string) => live.index.allRows().length >= 0 && [...live.index.pods(cluster)].filter((p) => p.metadata?.name?.startsWith(prefix));
 
-async function until<T>(what: string, fn: () => T | undefined | null | false, ms = 15_000): Promise<T> {
+async function until<T>(what: string, fn: () => T | undefined | null | false | Promise<T | undefined | null | false>, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     live.index.flush();
-    const v = fn();
+    const v = await fn();
     if (v) return v;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -105,7 +105,10 @@ test('GET …/events: the root and everything it owns, newest first', async () =
 
 test('GET …/log: the tail of a running container as text; a bad parameter is a 400', async () => {
   const p = running();
-  const res = await getLog(new Request(url('/x?tailLines=3&container=trainer')), { params: Promise.resolve({ cluster, namespace: 'default', name: p.metadata!.name! }) });
+  // A container that has just started has written fewer than three lines: wait until it has run long enough.
+  const log = () => getLog(new Request(url('/x?tailLines=3&container=trainer')), { params: Promise.resolve({ cluster, namespace: 'default', name: p.metadata!.name! }) });
+  await until('three log lines', async () => (await (await log()).text()).split('\n').filter(Boolean).length >= 3);
+  const res = await log();
   assert.equal(res.status, 200, await res.clone().text());
   assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
   const lines = (await res.text()).split('\n').filter(Boolean);

@@ -25,8 +25,20 @@ sim.store.create({
   roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
   subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice@example.com' }],
 });
+// A Prometheus of the cluster's own: its service account may get /metrics (system:monitoring), as
+// a monitoring stack's ClusterRole grants it.
+sim.store.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'monitoring' } });
+sim.store.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'prometheus', namespace: 'monitoring' } });
+sim.store.create({
+  apiVersion: 'rbac.authorization.k8s.io/v1',
+  kind: 'ClusterRoleBinding',
+  metadata: { name: 'prometheus-monitoring' },
+  roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:monitoring' },
+  subjects: [{ kind: 'ServiceAccount', name: 'prometheus', namespace: 'monitoring' }],
+});
+const prometheusToken = sim.serviceAccountToken('monitoring', 'prometheus', { expirationSeconds: 3600 });
 const serverKubeconfig = sim.kubeconfigFor(sim.tokens.workloadMap, { path: join(dir, 'workload-map-kubeconfig') });
-process.stdout.write(`${JSON.stringify({ url: sim.url, adminKubeconfig: sim.kubeconfigPath, serverKubeconfig, tokens: { alice: sim.tokens.alice, bob: sim.tokens.bob, carol: sim.tokens.carol }, oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret } })}\n`);
+process.stdout.write(`${JSON.stringify({ url: sim.url, adminKubeconfig: sim.kubeconfigPath, serverKubeconfig, tokens: { alice: sim.tokens.alice, bob: sim.tokens.bob, carol: sim.tokens.carol, prometheus: prometheusToken }, oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret } })}\n`);
 
 const stop = async () => {
   await provider.stop();

@@ -15,10 +15,11 @@ import type { WorkloadRow } from '../contract/index.ts';
 import { rawRequest, type Answer, type RawRequest } from '../server/auth/test-http.ts';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
+import { startScraper } from './scraper.ts';
 
 interface Cluster {
   serverKubeconfig: string;
-  tokens: { alice: string; bob: string; carol: string };
+  tokens: { alice: string; bob: string; carol: string; prometheus: string };
   oidc: { issuer: string; clientId: string; clientSecret: string };
 }
 
@@ -266,4 +267,37 @@ test('an authenticating proxy\'s headers count only with its secret', async () =
   // Impersonated from the server's account, bob sees what bob may see.
   const rows = JSON.parse((await raw({ path: '/api/workloads', headers: { 'x-wmap-proxy-secret': 'proxy-secret', 'x-remote-user': 'bob' } })).body) as { rows: WorkloadRow[] };
   expect([...new Set(rows.rows.map((r) => r.namespace))]).toEqual(['team-vision']);
+});
+
+test('shared mode: the probes answer anyone on any Host; /metrics needs a token allowed to get /metrics, and a real Prometheus scrapes with its own', async () => {
+  test.setTimeout(120_000);
+  const podHost = { host: '10.0.0.7:8080' };
+  expect((await raw({ path: '/healthz', headers: podHost })).body).toBe('ok\n');
+  expect((await raw({ path: '/readyz', headers: podHost })).status).toBe(200);
+  const none = await raw({ path: '/metrics', headers: podHost });
+  expect(none.status).toBe(401);
+  expect(none.body).not.toContain('wmap_');
+  // alice is a user, not a monitoring system: her token is valid, but she may not get /metrics.
+  const alice = await raw({ path: '/metrics', headers: { ...podHost, authorization: `Bearer ${info.tokens.alice}` } });
+  expect(alice.status).toBe(403);
+  expect(alice.body).not.toContain('wmap_');
+  expect((await raw({ path: '/metrics', headers: { ...podHost, authorization: 'Bearer not-a-token' } })).status).toBe(401);
+  const ok = await raw({ path: '/metrics', headers: { ...podHost, authorization: `Bearer ${info.tokens.prometheus}` } });
+  expect(ok.status).toBe(200);
+  expect(ok.body).toMatch(/^wmap_gpus_allocated\{/m);
+
+  const prom = await startScraper({ target: `127.0.0.1:${port}`, bearer: info.tokens.prometheus });
+  try {
+    await expect.poll(async () => (await prom.query('up{job="wmap"}'))[0]?.value[1], { timeout: 30_000 }).toBe('1');
+    expect((await prom.query('wmap_cluster_synced'))[0]?.value[1]).toBe('1');
+    // Every namespace's allocation, whoever may see it: carol (view everywhere) sees the same total.
+    // (The rows' figures, not the rounded totals strip.)
+    await expect.poll(async () => {
+      const rows = (await rowsOf(sessions.carol)).rows.reduce((n, r) => n + r.gpus.allocated, 0);
+      const scraped = Number((await prom.query('sum(wmap_gpus_allocated)'))[0]?.value[1]);
+      return Math.abs(scraped - rows) < 1e-6 ? 'equal' : `${scraped} scraped, ${rows} in the rows`;
+    }, { timeout: 20_000 }).toBe('equal');
+  } finally {
+    await prom.stop();
+  }
 });

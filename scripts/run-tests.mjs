@@ -98,6 +98,8 @@ async function ensureChromium() {
 if (want('e2e') && existsSync(join(root, 'e2e')) && readdirSync(join(root, 'e2e')).some((f) => f.endsWith('.spec.ts'))) {
   console.log('\n== browser tests (playwright, Debian chromium)');
   await ensureChromium();
+  // The observability specs scrape the app with a real Prometheus.
+  await ensurePrometheus();
   const tmp = mkdtempSync(join(tmpdir(), 'wmap-pw-'));
   const json = join(tmp, 'pw.json');
   const code = await run(bin('playwright'), ['test', '--reporter=list,json'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: json } });

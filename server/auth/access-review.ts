@@ -18,6 +18,11 @@ export interface AccessAttributes {
   /** Absent = cluster-wide (every namespace, or a cluster-scoped resource). */
   namespace?: string;
   name?: string;
+  /**
+   * A non-resource URL (`/metrics`): the review asks about that path and `verb` only, as the
+   * authorizer does for paths that name no object (`group` and `resource` are then empty).
+   */
+  nonResourcePath?: string;
 }
 
 export interface AccessDecision {
@@ -44,7 +49,7 @@ export function principalKey(p: Principal): string {
 }
 
 function attrKey(cluster: string, a: AccessAttributes): string {
-  return [cluster, a.verb, a.group, a.resource, a.subresource ?? '', a.namespace ?? '', a.name ?? ''].join('\u0000');
+  return [cluster, a.verb, a.group, a.resource, a.subresource ?? '', a.namespace ?? '', a.name ?? '', a.nonResourcePath ?? ''].join('\u0000');
 }
 
 export class AccessReviewer {

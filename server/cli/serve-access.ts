@@ -36,13 +36,17 @@ function reviewTransport(live: LiveWorkloads): ReviewTransport {
   return async (cluster, p, a) => {
     const conn = live.connection(cluster);
     if (!conn) return { allowed: false, reason: `cluster ${cluster} is not connected` };
-    const resourceAttributes = { verb: a.verb, group: a.group, resource: a.resource, subresource: a.subresource, namespace: a.namespace, name: a.name };
+    const attributes = a.nonResourcePath !== undefined
+      ? { nonResourceAttributes: { path: a.nonResourcePath, verb: a.verb } }
+      : { resourceAttributes: { verb: a.verb, group: a.group, resource: a.resource, subresource: a.subresource, namespace: a.namespace, name: a.name } };
     const as = actAsFor(p, cluster);
     const answer = (as?.kind === 'bearer'
-      ? await conn.as(as).postJson('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes } })
-      : await conn.as(null).postJson('/apis/authorization.k8s.io/v1/subjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: p.user, groups: p.groups, uid: p.uid, resourceAttributes } })) as { status?: { allowed?: boolean; denied?: boolean; reason?: string; evaluationError?: string } };
+      ? await conn.as(as).postJson('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: attributes })
+      : await conn.as(null).postJson('/apis/authorization.k8s.io/v1/subjectaccessreviews', { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: p.user, groups: p.groups, uid: p.uid, ...attributes } })) as { status?: { allowed?: boolean; denied?: boolean; reason?: string; evaluationError?: string } };
     const st = answer.status ?? {};
-    const what = `${a.verb} ${a.resource}${a.subresource ? `/${a.subresource}` : ''}${a.group ? `.${a.group}` : ''}${a.namespace ? ` in namespace ${a.namespace}` : ' cluster-wide'}`;
+    const what = a.nonResourcePath !== undefined
+      ? `${a.verb} ${a.nonResourcePath}`
+      : `${a.verb} ${a.resource}${a.subresource ? `/${a.subresource}` : ''}${a.group ? `.${a.group}` : ''}${a.namespace ? ` in namespace ${a.namespace}` : ' cluster-wide'}`;
     return { allowed: st.allowed === true && st.denied !== true, reason: st.allowed ? (st.reason || `may ${what}`) : `${p.user} may not ${what}${st.reason ? ` (${st.reason})` : ''}` };
   };
 }

@@ -18,6 +18,11 @@ import type { PrometheusHandle, SimHandle } from '../sim/index.ts';
 import { simTestHooks } from './test-hooks.ts';
 import { buildScriptHashes, hostPolicy, isLoopbackBind, parseHostList, requestGate, setAccessSettings, setValidator, startJobRunner, startValidator, type OidcConfig, type ProxyAuthOptions } from '../auth/index.ts';
 import { accessOf } from './serve-access.ts';
+import { probes as makeProbes } from './serve-probes.ts';
+import { startRequestLog } from './request-log.ts';
+import { createMetricsRegistry } from '../metrics/prometheus.ts';
+import { setInstruments } from '../metrics/index.ts';
+import { servedState } from '../workloads/index.ts';
 
 export interface ServeOptions {
   port: number;
@@ -80,6 +85,13 @@ function usageOf(opts: ServeOptions): UsageSettings | undefined {
   return opts.usage ?? chooseUsageSettings() ?? undefined;
 }
 
+/** The path of a request target, for routing the probes (the gate validates the target itself). */
+function pathOf(url: string | undefined): string {
+  const raw = url ?? '/';
+  const q = raw.indexOf('?');
+  return q === -1 ? raw : raw.slice(0, q);
+}
+
 /** Running in a pod: the service account's token is mounted and the API server is in the environment. */
 function inCluster(): boolean {
   return !!process.env.KUBERNETES_SERVICE_HOST && existsSync('/var/run/secrets/kubernetes.io/serviceaccount/token');
@@ -113,6 +125,9 @@ export async function serve(opts: ServeOptions): Promise<Served> {
 
   // Quarantined definitions are remembered across restarts in the working directory's .wmap/.
   const live = new LiveWorkloads({ clusters, catalog: LiveWorkloads.catalogEntries(loadCatalog()), stateFile: join(ROOT, '.wmap', 'state.json'), gpuResources: opts.gpuResources, usage: usageOf(opts) });
+  // The metrics registry is in place before the first watch starts, so that every list is counted.
+  const metrics = createMetricsRegistry(servedState(live));
+  setInstruments(metrics.instruments);
   live.start();
   // A rewritten kubeconfig (a new CA, refreshed credentials, contexts added or removed) is picked up live.
   const kubeconfigPath = sim ? sim.kubeconfigPath : opts.kubeconfig;
@@ -138,17 +153,22 @@ export async function serve(opts: ServeOptions): Promise<Served> {
   const scriptHashes = buildScriptHashes(join(ROOT, '.next'));
   // The gate needs the port the server really listens on (port 0 picks one), so it is made on listen.
   let gate: ReturnType<typeof requestGate> | null = null;
+  const probes = makeProbes({ live, metrics, shared: access.shared, reviewer: access.settings.reviewer, authCluster: opts.authCluster ?? clusters[0]?.name, log: logger('probes') });
+  const httpLog = logger('http');
   const server = http.createServer((req, res) => {
-    if (!gate) return;
-    gate.answer(req, res).then(
-      (answered) => {
-        if (!answered) void handle(req, res);
-      },
-      (e: unknown) => {
-        log.error({ err: e instanceof Error ? e.message : String(e) }, 'the request gate failed');
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"code":"internal","message":"internal error"}}');
-      },
-    );
+    const g = gate;
+    if (!g) return;
+    startRequestLog(req, res, httpLog);
+    const pathname = pathOf(req.url);
+    (async () => {
+      if (await probes.beforeGate(req, res, pathname)) return;
+      if (await g.answer(req, res)) return;
+      if (await probes.afterGate(req, res, pathname)) return;
+      await handle(req, res);
+    })().catch((e: unknown) => {
+      log.error({ err: e instanceof Error ? e.message : String(e), requestId: req.headers['x-request-id'] }, 'the request failed before reaching a route');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"code":"internal","message":"internal error"}}');
+    });
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
@@ -165,6 +185,7 @@ export async function serve(opts: ServeOptions): Promise<Served> {
     async close() {
       await new Promise<void>((ok) => { server.close(() => ok()); server.closeAllConnections(); });
       live.stop();
+      setInstruments(null);
       setRuntime(null);
       setAccessSettings(null);
       setValidator(null);

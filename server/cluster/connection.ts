@@ -262,7 +262,7 @@ export class ClusterConnection {
       onEvent: (type) => { if (type !== 'MODIFIED') void this.rediscover(); },
       onList: () => { if (!initial) void this.rediscover(); initial = false; },
       onState: () => {},
-    }, { ...this.opts.listWatch, trim: trimCrd, log: this.log });
+    }, { ...this.opts.listWatch, trim: trimCrd, log: this.log, cluster: this.name });
     this.crdWatch.start();
   }
 
@@ -301,7 +301,7 @@ export class ClusterConnection {
           this.sink.onChange(this.name);
         },
         onState: () => this.sink.onChange(this.name),
-      }, { ...this.opts.listWatch, log });
+      }, { ...this.opts.listWatch, log, cluster: this.name });
       this.watches.set(gk, entry);
       entry.lw.start();
     }

@@ -12,6 +12,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { logger, type Logger } from '../log/index.ts';
+import { instruments, type WatchInstruments } from '../metrics/index.ts';
 import { resourcePath } from './discovery.ts';
 import { ApiError, getJson, streamLines } from './http.ts';
 import { trimObject } from './trim.ts';
@@ -44,6 +45,8 @@ export interface ListWatchOptions {
   trim?: (o: ClusterObject) => ClusterObject;
   /** Where this list+watch logs (default: the cluster layer's logger, with the resource bound). */
   log?: Logger;
+  /** The cluster's name, for the metrics (instruments.ts). */
+  cluster?: string;
 }
 
 interface ListBody {
@@ -68,6 +71,7 @@ export class ListWatch {
   /** Time of the first failure since the last success; null while healthy. */
   failingSince: number | null = null;
   private readonly log: Logger;
+  private readonly metrics: WatchInstruments;
 
   constructor(
     private readonly kc: KubeConfig,
@@ -79,6 +83,7 @@ export class ListWatch {
     this.backoffMs = opts.minBackoffMs ?? 500;
     const name = resource.group ? `${resource.resource}.${resource.group}` : resource.resource;
     this.log = (opts.log ?? logger('cluster')).child({ resource: name, version: resource.version });
+    this.metrics = instruments().watch(opts.cluster ?? '', name);
   }
 
   start(): void {
@@ -167,6 +172,7 @@ export class ListWatch {
     this.resourceVersion = rv;
     this.lists++;
     this.lastEventAt = Date.now();
+    this.metrics.listed((this.lastEventAt - started) / 1000, this.lists > 1);
     this.succeeded('listing');
     this.log.debug({ objects: items.length, ms: this.lastEventAt - started, resourceVersion: rv }, 'listed');
     this.deliver('list', () => this.handlers.onList(items));
@@ -210,6 +216,7 @@ export class ListWatch {
         const rv = ev.object.metadata?.resourceVersion;
         if (rv) this.resourceVersion = rv;
         this.lastEventAt = Date.now();
+        this.metrics.event();
         const obj = this.trim(ev.object);
         this.deliver('event', () => this.handlers.onEvent(ev.type as WatchEventType, obj));
       }, abort.signal, () => this.succeeded('watching'));
@@ -218,11 +225,15 @@ export class ListWatch {
     }
     if (gone) {
       this.log.info({ resourceVersion: this.resourceVersion }, 'watch expired (410 Gone), relisting');
+      this.metrics.failed(410);
+      this.metrics.restarted('expired');
       this.resourceVersion = null;
     } else if (abort.signal.aborted && !this.stopped) {
       this.log.warn({ silentMs: inactivity }, 'watch silent, restarting it');
+      this.metrics.restarted('silent');
     } else if (!this.stopped) {
       this.log.debug({ resourceVersion: this.resourceVersion }, 'watch ended, resuming');
+      this.metrics.restarted('ended');
     }
   }
 
@@ -239,12 +250,15 @@ export class ListWatch {
       } catch (e) {
         if (this.stopped) return;
         const err = e instanceof ApiError ? e : new ApiError(0, 'Error', e instanceof Error ? e.message : String(e));
+        this.metrics.failed(err.status);
         if (err.status === 410) {
           this.log.info({ resourceVersion: this.resourceVersion }, 'resource version expired (410 Gone), relisting');
+          this.metrics.restarted('expired');
           this.resourceVersion = null;
           continue;
         }
         if (err.status === 403) {
+          this.metrics.restarted('forbidden');
           if (this.state !== 'forbidden') this.log.warn({ status: 403, error: err.message }, 'forbidden: not listed or watched until access is granted');
           this.setState('forbidden', err.message);
           await this.sleep(this.opts.forbiddenRetryMs ?? 120_000);
@@ -255,6 +269,8 @@ export class ListWatch {
         // Retry-After is a minimum, never a reason to retry sooner than the backoff says.
         const floor = this.opts.minBackoffMs ?? 500;
         const wait = Math.max(this.backoffMs, (err.retryAfterSeconds ?? 0) * 1000);
+        if (wait > this.backoffMs) this.metrics.retryAfterHonoured((wait - this.backoffMs) / 1000);
+        this.metrics.restarted('error');
         this.log.warn({ status: err.status || null, error: err.message, retryInMs: Math.round(wait), listing: this.resourceVersion === null }, 'list or watch failed, backing off');
         this.backoffMs = Math.min(this.backoffMs * 2, this.opts.maxBackoffMs ?? 30_000);
         // Jitter so that many kinds do not retry in lockstep.

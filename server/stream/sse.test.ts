@@ -54,3 +54,30 @@ test('per-client filters: a row leaving the filter becomes a removal; resume tur
   assert.deepEqual(filterDeltas([up(3, 'y', 0)], q({ minGpus: 4 }), visible), []);
   assert.deepEqual(resumeDeltas([up(4, 'x', 8), up(5, 'y', 0), { seq: 6, op: 'remove', id: 'z' }], q({ minGpus: 4 })).map((d) => `${d.op}:${d.id}`), ['upsert:x', 'remove:y', 'remove:z']);
 });
+
+test('a client that leaves too many frames unread is dropped with its backlog, counted, and can resume', async () => {
+  const { setInstruments, instruments } = await import('../metrics/index.ts');
+  const counted = { clients: 0, dropped: 0 };
+  setInstruments({ ...instruments(), streamClients: (c) => { counted.clients += c; }, streamFramesDropped: (n) => { counted.dropped += n; } });
+  try {
+    const live = newLive();
+    const abort = new AbortController();
+    const res = streamResponse(live, q(), null, abort.signal, undefined, 5);
+    assert.equal(counted.clients, 1);
+    // Nobody reads: the snapshot and then one delta frame per flush pile up.
+    for (let i = 0; i < 8; i++) {
+      for (const o of jobSetObjects({ name: `w${i}` })) live.index.upsert('c', o);
+      live.index.flush();
+    }
+    assert.equal(counted.clients, 0, 'the stream was closed');
+    assert.equal(counted.dropped, 6, 'the five unread frames and the one that did not fit');
+    await assert.rejects(res.body!.getReader().read(), /left 5 frames unread/);
+    // The client resumes from the last id it saw (none here: a snapshot with every row).
+    const [snap] = await firstFrames(streamResponse(live, q(), null, abort.signal), 1);
+    assert.match(snap, /event: snapshot/);
+    assert.match(snap, /"name":"w7"/);
+    abort.abort();
+  } finally {
+    setInstruments(null);
+  }
+});

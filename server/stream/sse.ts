@@ -6,6 +6,7 @@ import { rowMatcher, type RowQuery } from '../../lib/rows/index.ts';
 import type { RowDelta, WorkloadRow } from '../workloads/index.ts';
 import type { LiveWorkloads } from '../workloads/live.ts';
 import { ALL_ROWS, type RowScope } from '../workloads/row-access.ts';
+import { instruments } from '../metrics/index.ts';
 import { HEARTBEAT_MS, type SnapshotEvent } from './protocol.ts';
 
 /** How often a shared-mode stream asks again what its user may see (the reviews are cached as long). */
@@ -18,6 +19,13 @@ export interface ScopeSource {
   initial: RowScope;
   refresh(): Promise<RowScope>;
 }
+
+/**
+ * Frames a client may leave unread before it is dropped. A stalled browser tab must not hold the
+ * server's memory without bound; dropped, it reconnects with its last event id and resumes (or gets
+ * a snapshot), so nothing is lost but the backlog it could not take.
+ */
+export const MAX_BACKLOG_FRAMES = 4096;
 
 const encoder = new TextEncoder();
 
@@ -54,16 +62,25 @@ export function resumeDeltas(missed: RowDelta[], query: RowQuery, now = Date.now
  * `access` (shared mode) limits the stream to the rows its user may see; when what they may see
  * changes — a namespace appears, a binding is added or removed — the client gets a fresh snapshot.
  */
-export function streamResponse(live: LiveWorkloads, query: RowQuery, lastEventId: number | null, signal: AbortSignal, access?: ScopeSource): Response {
+export function streamResponse(live: LiveWorkloads, query: RowQuery, lastEventId: number | null, signal: AbortSignal, access?: ScopeSource, maxBacklog = MAX_BACKLOG_FRAMES): Response {
   const index = live.index;
   let cleanup = () => {};
+  const metrics = instruments();
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       const visible = new Set<string>();
       let scope = access?.initial ?? ALL_ROWS;
       let closed = false;
+      metrics.streamClients(1);
       const send = (chunk: Uint8Array) => {
         if (closed) return;
+        // With a high-water mark of 0, -desiredSize is the number of frames the client has not read.
+        const backlog = -(controller.desiredSize ?? 0);
+        if (backlog >= maxBacklog) {
+          metrics.streamFramesDropped(backlog + 1);
+          close(new Error(`the client left ${backlog} frames unread`));
+          return;
+        }
         try {
           controller.enqueue(chunk);
         } catch {
@@ -118,26 +135,29 @@ export function streamResponse(live: LiveWorkloads, query: RowQuery, lastEventId
       });
       const unsubscribeClusters = live.subscribeClusters((clusters) => send(frame('clusters', clusters)));
       const heartbeat = setInterval(() => send(encoder.encode(`: ping ${Date.now()}\n\n`)), HEARTBEAT_MS);
-      function close() {
+      /** Ends the stream; with `failure` its backlog is discarded (the client sees the connection break and resumes). */
+      function close(failure?: Error) {
         if (closed) return;
         closed = true;
+        metrics.streamClients(-1);
         clearInterval(heartbeat);
         if (rescoping) clearTimeout(rescoping);
         unsubscribe();
         unsubscribeClusters();
         try {
-          controller.close();
+          if (failure) controller.error(failure);
+          else controller.close();
         } catch {
           // already closed by the client
         }
       }
-      cleanup = close;
-      signal.addEventListener('abort', close, { once: true });
+      cleanup = () => close();
+      signal.addEventListener('abort', () => close(), { once: true });
     },
     cancel() {
       cleanup();
     },
-  });
+  }, new CountQueuingStrategy({ highWaterMark: 0 }));
   return new Response(body, {
     headers: {
       'content-type': 'text/event-stream; charset=utf-8',

@@ -5,3 +5,5 @@ export { LiveWorkloads, type LiveOptions, type ClustersListener } from './live.t
 export { DefinitionSet, entryFromCatalog, entryFromClusterObject, rootGroupKind, type DefinitionEntry } from './definitions.ts';
 export { rowOfTree, rolesSummary, statusReason } from './row-of-tree.ts';
 export { rowId, type WorkloadRow, type RowDelta, type ClusterInfo, type ClusterState } from './row.ts';
+export { readinessOf, type Readiness, type ClusterReadiness } from './readiness.ts';
+export { servedState, type ServedClusterFacts } from './served-state.ts';

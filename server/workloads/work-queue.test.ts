@@ -21,3 +21,19 @@ test('taking in slices: stops when asked, the rest waits, and taken keys can com
   assert.ok(q.has(0));
   assert.deepEqual([...q.drain()].slice(0, 2), [32, 33]);
 });
+
+test('a key keeps the time it was first queued: adding it again while it waits does not reset it', () => {
+  let t = 100;
+  const q = new WorkQueue<string>(() => t);
+  q.add('a');
+  t = 150;
+  q.add('b');
+  q.add('a');
+  const seen: Array<[string, number]> = [];
+  q.takeWhile((k, at) => seen.push([k, at]), () => true);
+  assert.deepEqual(seen, [['a', 100], ['b', 150]]);
+  t = 200;
+  q.add('a');
+  q.takeWhile((k, at) => seen.push([k, at]), () => true);
+  assert.deepEqual(seen.at(-1), ['a', 200]);
+});

@@ -13,6 +13,7 @@
  */
 import { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, type GpuResourceMatcher, type KubeObject } from '../engine/index.ts';
 import { logger } from '../log/index.ts';
+import { instruments } from '../metrics/index.ts';
 import { DefinitionHealth } from './definition-health.ts';
 import { entryFromClusterObject, type DefinitionSet } from './definitions.ts';
 import { DEFINITION_KINDS, groupKindOf } from './group-kind.ts';
@@ -34,6 +35,8 @@ export class WorkloadIndex {
   /** How each definition does on the live objects; quarantines the ones that exceed their budgets. */
   readonly health = new DefinitionHealth();
   private readonly clusters = new Map<string, ClusterState>();
+  /** When each cluster's deltas started to flow (its first flush as synced), for the latency metric. */
+  private readonly liveSince = new Map<string, number>();
   private readonly rows: RowTable;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly opts: IndexOptions;
@@ -96,6 +99,13 @@ export class WorkloadIndex {
   objectCount(cluster?: string): number {
     const states = cluster ? [this.clusters.get(cluster)] : [...this.clusters.values()];
     return states.reduce((n, c) => n + (c?.graph.size ?? 0), 0);
+  }
+
+  /** Objects held in a cluster, by group-kind (the metrics' `wmap_objects`). */
+  objectsByKind(cluster: string): Array<{ kind: string; count: number }> {
+    const c = this.clusters.get(cluster);
+    if (!c) return [];
+    return [...c.graph.kinds()].filter(([, uids]) => uids.size > 0).map(([kind, uids]) => ({ kind, count: uids.size }));
   }
 
   // ----- object events -----
@@ -176,6 +186,7 @@ export class WorkloadIndex {
     const c = this.clusters.get(cluster);
     if (!c) return [];
     this.clusters.delete(cluster);
+    this.liveSince.delete(cluster);
     const deltas: RowDelta[] = [];
     for (const id of c.roots.values()) this.rows.remove(id, deltas);
     this.definitions.dropCluster(cluster);
@@ -383,7 +394,7 @@ export class WorkloadIndex {
 
   private resolveAhead(cluster: string, c: ClusterState, budgetMs: number): void {
     const until = performance.now() + budgetMs;
-    c.queue.takeWhile((uid) => c.ahead.set(uid, this.rowOf(cluster, c, uid)), () => performance.now() <= until);
+    c.queue.takeWhile((uid) => c.ahead.set(uid, this.timedRowOf(cluster, c, uid)), () => performance.now() <= until);
   }
 
   /** Resolves the cluster's queued roots (and emits the ones resolved ahead) until `until`. */
@@ -397,14 +408,15 @@ export class WorkloadIndex {
     const todo = new Set<string>();
     for (const uid of ahead.keys()) if (!c.queue.has(uid)) todo.add(uid);
     // The clock is read after every root: one root can take milliseconds.
-    c.queue.takeWhile((uid) => { fresh.add(uid); todo.add(uid); }, () => performance.now() < until, 1);
+    const queuedAt = new Map<string, number>();
+    c.queue.takeWhile((uid, at) => { fresh.add(uid); todo.add(uid); queuedAt.set(uid, at); }, () => performance.now() < until, 1);
     for (const uid of todo) {
       const prevId = c.roots.get(uid);
       const early = fresh.has(uid) ? undefined : ahead.get(uid);
       // A row resolved ahead is still right unless its object changed since (then it is queued
       // again) or stopped being a root (an owner arrived later).
       const obj = c.graph.get(uid);
-      const built = early !== undefined ? (early && obj && this.isRootObject(cluster, c, obj) ? early : null) : this.rowOf(cluster, c, uid);
+      const built = early !== undefined ? (early && obj && this.isRootObject(cluster, c, obj) ? early : null) : this.timedRowOf(cluster, c, uid);
       if (prevId && (!built || built.row.id !== prevId)) {
         c.roots.delete(uid);
         c.built.delete(uid);
@@ -418,6 +430,27 @@ export class WorkloadIndex {
       }
     }
     this.rows.emit(deltas);
+    this.observeLatency(cluster, queuedAt);
     return deltas;
+  }
+
+  private timedRowOf(cluster: string, c: ClusterState, uid: string): Built | null {
+    const t0 = performance.now();
+    const built = this.rowOf(cluster, c, uid);
+    instruments().resolved((performance.now() - t0) / 1000);
+    return built;
+  }
+
+  /**
+   * Event → delta latency of the roots this flush answered. Roots queued before the cluster's first
+   * flush as synced are its initial lists, not events: they would measure the sync, not the latency.
+   */
+  private observeLatency(cluster: string, queuedAt: Map<string, number>): void {
+    if (queuedAt.size === 0) return;
+    const now = performance.now();
+    let since = this.liveSince.get(cluster);
+    if (since === undefined) this.liveSince.set(cluster, (since = now));
+    const m = instruments();
+    for (const at of queuedAt.values()) if (at >= since) m.deltaLatency((now - at) / 1000);
   }
 }

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { compileCelFilter, parseQuery, type RowQuery } from '@/lib/rows/index.ts';
 import { readJsonBody } from '@/server/auth/for-routes.ts';
 import { getRuntime, type Runtime } from '@/server/workloads/runtime.ts';
+import { logger } from '@/server/log/index.ts';
 
 export function jsonError(status: number, code: string, message: string): Response {
   return Response.json({ error: { code, message } }, { status });
@@ -19,7 +20,11 @@ export function withRuntime(fn: (rt: Runtime) => Response | Promise<Response>): 
   if (!rt) return Promise.resolve(jsonError(503, 'not_ready', 'the workload index is not running in this process (start the app with `npm start`)'));
   return Promise.resolve()
     .then(() => fn(rt))
-    .catch((e: unknown) => jsonError(500, 'internal', e instanceof Error ? e.message.split('\n')[0] : 'internal error'));
+    .catch((e: unknown) => {
+      // The access log has the request id and the 500; the cause is here.
+      logger('api').error({ err: e instanceof Error ? (e.stack ?? e.message) : String(e) }, 'a route handler failed');
+      return jsonError(500, 'internal', e instanceof Error ? e.message.split('\n')[0] : 'internal error');
+    });
 }
 
 /**

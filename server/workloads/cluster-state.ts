@@ -46,8 +46,9 @@ export interface Built {
   holders: readonly GpuHolder[];
 }
 
-export function newClusterState(): ClusterState {
-  return { graph: new OwnerGraph(), roots: new Map(), queue: new WorkQueue(), ahead: new Map(), built: new Map(), health: new Map(), waiting: new Set(), usage: null };
+/** `clock` stamps queued roots (the latency metric); NaN marks a root queued by the initial lists. */
+export function newClusterState(clock?: () => number): ClusterState {
+  return { graph: new OwnerGraph(), roots: new Map(), queue: new WorkQueue(clock), ahead: new Map(), built: new Map(), health: new Map(), waiting: new Set(), usage: null };
 }
 
 /** The objects of one kind a cluster's state holds. */

@@ -35,8 +35,6 @@ export class WorkloadIndex {
   /** How each definition does on the live objects; quarantines the ones that exceed their budgets. */
   readonly health = new DefinitionHealth();
   private readonly clusters = new Map<string, ClusterState>();
-  /** When each cluster's deltas started to flow (its first flush as synced), for the latency metric. */
-  private readonly liveSince = new Map<string, number>();
   private readonly rows: RowTable;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly opts: IndexOptions;
@@ -60,7 +58,7 @@ export class WorkloadIndex {
   }
 
   private cluster(name: string): ClusterState {
-    const c = this.clusters.get(name) ?? newClusterState();
+    const c = this.clusters.get(name) ?? newClusterState(this.queueClock(name));
     this.clusters.set(name, c);
     return c;
   }
@@ -186,7 +184,6 @@ export class WorkloadIndex {
     const c = this.clusters.get(cluster);
     if (!c) return [];
     this.clusters.delete(cluster);
-    this.liveSince.delete(cluster);
     const deltas: RowDelta[] = [];
     for (const id of c.roots.values()) this.rows.remove(id, deltas);
     this.definitions.dropCluster(cluster);
@@ -430,7 +427,7 @@ export class WorkloadIndex {
       }
     }
     this.rows.emit(deltas);
-    this.observeLatency(cluster, queuedAt);
+    this.observeLatency(queuedAt);
     return deltas;
   }
 
@@ -442,15 +439,29 @@ export class WorkloadIndex {
   }
 
   /**
-   * Event → delta latency of the roots this flush answered. Roots queued before the cluster's first
-   * flush as synced are its initial lists, not events: they would measure the sync, not the latency.
+   * When a cluster's queued roots were queued, for the event → delta latency. Roots queued while its
+   * initial lists are still arriving are stamped NaN: their wait measures the sync, not the latency.
+   * Once synced, a cluster stays so for this clock (a relist is events again).
    */
-  private observeLatency(cluster: string, queuedAt: Map<string, number>): void {
+  private queueClock(cluster: string): () => number {
+    let synced = !this.opts.isSynced;
+    let askedAt = Number.NEGATIVE_INFINITY;
+    return () => {
+      const now = performance.now();
+      // Asking is not free (every watched kind), and a list page queues thousands: at most every 50 ms.
+      if (!synced && now - askedAt >= 50) {
+        askedAt = now;
+        synced = this.opts.isSynced!(cluster);
+      }
+      return synced ? now : Number.NaN;
+    };
+  }
+
+  /** Event → delta latency of the roots this flush answered. */
+  private observeLatency(queuedAt: Map<string, number>): void {
     if (queuedAt.size === 0) return;
     const now = performance.now();
-    let since = this.liveSince.get(cluster);
-    if (since === undefined) this.liveSince.set(cluster, (since = now));
     const m = instruments();
-    for (const at of queuedAt.values()) if (at >= since) m.deltaLatency((now - at) / 1000);
+    for (const at of queuedAt.values()) if (!Number.isNaN(at)) m.deltaLatency((now - at) / 1000);
   }
 }

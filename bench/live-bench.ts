@@ -147,6 +147,7 @@ try {
   console.log(`churn: write → watch event at a plain client (the API server's share) p50 ${percentile(watchLatencies, 50).toFixed(0)} ms, p99 ${percentile(watchLatencies, 99).toFixed(0)} ms`);
   console.log(`churn: watch event → row delta inside the server (its own share) p50 ${report.p50.toFixed(1)} ms, p99 ${report.p99.toFixed(1)} ms, max ${report.max.toFixed(0)} ms (${report.timed} timed)`);
   console.log(`live: server RSS after churn ${mib(report.rssBytes)} (heap ${mib(report.heapBytes)})`);
+  console.log(`metrics: one /metrics render ${report.scrapeMs.toFixed(0)} ms, ${(report.scrapeBytes / 1024).toFixed(0)} KiB`);
   await reader.cancel().catch(() => {});
   server.stdin.end();
   server.kill('SIGTERM');

@@ -20,12 +20,18 @@ import { LiveWorkloads } from '../server/workloads/index.ts';
 import { streamResponse } from '../server/stream/index.ts';
 import { DEFAULT_QUERY } from '../lib/rows/index.ts';
 import { percentile } from './measure.ts';
+import { createMetricsRegistry } from '../server/metrics/prometheus.ts';
+import { setInstruments } from '../server/metrics/index.ts';
+import { servedState } from '../server/workloads/index.ts';
 
 const say = (o: object) => process.stdout.write(JSON.stringify(o) + '\n');
 
 const clusters = loadClusterConfigs({ kubeconfig: process.argv[2] });
 const tStart = performance.now();
 const live = new LiveWorkloads({ clusters, catalog: LiveWorkloads.catalogEntries(loadCatalog()), initialSyncTimeoutMs: 600_000 });
+// The metrics are on, as in `wmap serve`: their cost is part of what is measured.
+const metrics = createMetricsRegistry(servedState(live));
+setInstruments(metrics.instruments);
 
 // Pod events after the initial sync: arrival time per row, matched to that row's next delta.
 const arrived = new Map<string, number>();
@@ -94,7 +100,12 @@ server.listen(0, '127.0.0.1', () => {
   });
 });
 for await (const line of createInterface({ input: process.stdin })) {
-  if (line.trim() === 'report') say({ p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: percentile(latencies, 100), timed: latencies.length, rssBytes: process.memoryUsage().rss, heapBytes: process.memoryUsage().heapUsed });
+  if (line.trim() !== 'report') continue;
+  // One scrape of /metrics at this size: how long rendering takes, and how large it is.
+  const t = performance.now();
+  const scraped = await metrics.render();
+  const scrapeMs = performance.now() - t;
+  say({ p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: percentile(latencies, 100), timed: latencies.length, rssBytes: process.memoryUsage().rss, heapBytes: process.memoryUsage().heapUsed, scrapeMs, scrapeBytes: Buffer.byteLength(scraped.body) });
 }
 live.stop();
 server.close();

@@ -5,6 +5,9 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
+import type { Duplex } from 'node:stream';
+import tls from 'node:tls';
 import { gunzipSync } from 'node:zlib';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { ActAs } from './types.ts';
@@ -34,16 +37,99 @@ export class ApiError extends Error {
  */
 const agents = new WeakMap<KubeConfig, Map<string, { key: string; agent: https.Agent }>>();
 
+/**
+ * An https agent whose connections go through an HTTP(S) proxy's CONNECT tunnel (a kubeconfig
+ * cluster's `proxy-url`, as kubectl uses it): the TLS session is with the API server, end to end;
+ * the proxy sees only `CONNECT host:port`. Tunnels are pooled and kept alive like direct sockets.
+ */
+class TunnelAgent extends https.Agent {
+  private readonly proxy: URL;
+  constructor(proxy: URL, opts: https.AgentOptions) {
+    super(opts);
+    this.proxy = proxy;
+  }
+
+  override createConnection(options: https.RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+    const done = callback ?? (() => {});
+    const host = options.host ?? options.hostname ?? 'localhost';
+    const port = Number(options.port) || 443;
+    const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const headers: Record<string, string> = { host: authority };
+    const auth = proxyAuthorization(this.proxy);
+    if (auth) headers['proxy-authorization'] = auth;
+    const lib = this.proxy.protocol === 'https:' ? https : http;
+    const req = lib.request({ host: this.proxy.hostname.replace(/^\[|\]$/g, ''), port: this.proxy.port || (this.proxy.protocol === 'https:' ? 443 : 80), method: 'CONNECT', path: authority, headers, agent: false, timeout: 30_000 });
+    let settled = false;
+    const fail = (e: Error) => {
+      if (settled) return;
+      settled = true;
+      done(e, undefined as unknown as Duplex);
+    };
+    req.once('connect', (res, socket, head) => {
+      if (res.statusCode !== 200) {
+        socket.destroy();
+        fail(new Error(`the proxy ${this.proxy.host} answered ${res.statusCode ?? 0} ${res.statusMessage ?? ''} to CONNECT ${authority}`.trim()));
+        return;
+      }
+      if (head.length > 0) socket.unshift(head);
+      const servername = options.servername ?? (isIP(host) ? undefined : host);
+      const tlsSocket = tls.connect({ ...(options as tls.ConnectionOptions), socket, servername });
+      settled = true;
+      done(null, tlsSocket);
+    });
+    req.once('timeout', () => req.destroy(new Error(`the proxy ${this.proxy.host} did not answer CONNECT ${authority}`)));
+    req.once('error', (e) => fail(new Error(`proxy ${this.proxy.host}: ${e.message}`)));
+    req.end();
+    return undefined;
+  }
+}
+
+/** `Proxy-Authorization` for a proxy URL with user info (`http://user:pass@proxy:3128`). */
+function proxyAuthorization(proxy: URL): string | undefined {
+  if (!proxy.username && !proxy.password) return undefined;
+  const cred = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  return `Basic ${Buffer.from(cred).toString('base64')}`;
+}
+
+/**
+ * The cluster's `proxy-url`, checked: http and https proxies are followed (CONNECT for an https
+ * server, absolute-form forwarding for a plain http one); other schemes (socks5) are refused with a
+ * clear error rather than silently bypassed.
+ */
+export function proxyOf(cluster: { proxyUrl?: string }): URL | null {
+  const raw = cluster.proxyUrl;
+  if (!raw) return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ApiError(0, 'BadProxy', `the kubeconfig's proxy-url ${JSON.stringify(raw)} is not a URL`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ApiError(0, 'UnsupportedProxy', `the kubeconfig's proxy-url scheme ${u.protocol.replace(/:$/, '')} is not supported (http and https proxies are)`);
+  return u;
+}
+
+/**
+ * The URL of an API path on a cluster whose server URL may have a path of its own (Rancher's
+ * `https://rancher.example/k8s/clusters/c-abc`): the prefix is kept and the path appended, as
+ * client-go does (`new URL('/api/v1', server)` would drop the prefix).
+ */
+export function serverUrl(server: string, path: string): URL {
+  const base = new URL(server);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return new URL(`${base.protocol}//${base.host}${prefix}${path.startsWith('/') ? path : `/${path}`}`);
+}
+
 /** `pool`: requests with the context's client certificate and those without it keep apart. */
-function keepAliveAgent(kc: KubeConfig, opts: https.RequestOptions, pool: 'own' | 'bearer'): https.Agent {
+function keepAliveAgent(kc: KubeConfig, opts: https.RequestOptions, pool: 'own' | 'bearer', proxy: URL | null): https.Agent {
   const o = opts as https.RequestOptions & { ca?: unknown; cert?: unknown; key?: unknown; pfx?: unknown; passphrase?: string; rejectUnauthorized?: boolean; servername?: string };
-  const key = JSON.stringify([String(o.ca ?? ''), String(o.cert ?? ''), String(o.key ?? ''), String(o.pfx ?? ''), o.rejectUnauthorized, o.servername]);
+  const key = JSON.stringify([String(o.ca ?? ''), String(o.cert ?? ''), String(o.key ?? ''), String(o.pfx ?? ''), o.rejectUnauthorized, o.servername, proxy?.href ?? '']);
   let pools = agents.get(kc);
   if (!pools) agents.set(kc, (pools = new Map()));
   const cached = pools.get(pool);
   if (cached && cached.key === key) return cached.agent;
   cached?.agent.destroy();
-  const agent = new https.Agent({
+  const agentOptions: https.AgentOptions = {
     keepAlive: true,
     maxSockets: 64,
     ca: o.ca as string | undefined,
@@ -53,7 +139,8 @@ function keepAliveAgent(kc: KubeConfig, opts: https.RequestOptions, pool: 'own' 
     passphrase: o.passphrase,
     rejectUnauthorized: o.rejectUnauthorized,
     servername: o.servername,
-  });
+  };
+  const agent = proxy ? new TunnelAgent(proxy, agentOptions) : new https.Agent(agentOptions);
   pools.set(pool, { key, agent });
   return agent;
 }
@@ -80,21 +167,41 @@ function applyActAs(opts: https.RequestOptions, as: ActAs): void {
   if (as.uid) headers['impersonate-uid'] = as.uid;
 }
 
-async function requestOptions(kc: KubeConfig, method: string, path: string, headers: Record<string, string>, as?: ActAs): Promise<{ url: URL; opts: https.RequestOptions }> {
+/**
+ * What `http(s).request` is called with: the API server's URL (with the server's path prefix), or
+ * for a plain-http server behind an http proxy, the proxy's address with the absolute URL as path.
+ */
+interface Target {
+  url: URL;
+  opts: https.RequestOptions;
+}
+
+async function requestOptions(kc: KubeConfig, method: string, path: string, headers: Record<string, string>, as?: ActAs): Promise<Target> {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new ApiError(0, 'NoCluster', 'the kubeconfig context names no cluster');
-  const url = new URL(path, cluster.server.endsWith('/') ? cluster.server : `${cluster.server}/`);
+  const url = serverUrl(cluster.server, path);
+  const proxy = proxyOf(cluster);
   const opts: https.RequestOptions = { method, headers: { ...headers } };
   await kc.applyToHTTPSOptions(opts);
   if (as) applyActAs(opts, as);
+  // The client library's own agent (a proxy agent too, when proxy-url is set) is replaced by ours.
+  const fresh = opts.agent;
   if (url.protocol === 'https:') {
-    const fresh = opts.agent;
-    opts.agent = keepAliveAgent(kc, opts, as?.kind === 'bearer' ? 'bearer' : 'own');
-    if (fresh && fresh !== opts.agent && typeof (fresh as https.Agent).destroy === 'function') (fresh as https.Agent).destroy();
+    opts.agent = keepAliveAgent(kc, opts, as?.kind === 'bearer' ? 'bearer' : 'own', proxy);
   } else {
     delete opts.agent;
   }
-  return { url, opts };
+  if (fresh && fresh !== opts.agent && typeof (fresh as https.Agent).destroy === 'function') (fresh as https.Agent).destroy();
+  if (url.protocol === 'http:' && proxy) {
+    // An http proxy forwards plain http requests written in absolute form.
+    const h = opts.headers as Record<string, string | string[]>;
+    h.host = url.host;
+    const auth = proxyAuthorization(proxy);
+    if (auth) h['proxy-authorization'] = auth;
+    if (proxy.protocol === 'https:') throw new ApiError(0, 'UnsupportedProxy', `an https proxy-url (${proxy.host}) in front of a plain http server is not supported`);
+    return { url, opts: { ...opts, protocol: 'http:', hostname: proxy.hostname.replace(/^\[|\]$/g, ''), port: proxy.port || 80, path: url.href } };
+  }
+  return { url, opts: { ...opts, protocol: url.protocol, hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || (url.protocol === 'https:' ? 443 : 80), path: `${url.pathname}${url.search}` } };
 }
 
 /** Closes the pooled connections of a context (when a cluster is removed or the process stops). */
@@ -136,7 +243,7 @@ export async function apiRequest(
   const { url, opts } = await requestOptions(kc, method, path, headers, options.as);
   const lib = url.protocol === 'http:' ? http : https;
   return new Promise((resolve, reject) => {
-    const req = lib.request(url, { ...opts, signal: options.signal, timeout: options.timeoutMs ?? 30_000 }, (res) => {
+    const req = lib.request({ ...opts, signal: options.signal, timeout: options.timeoutMs ?? 30_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', reject);
@@ -180,7 +287,7 @@ async function streamBody(kc: KubeConfig, path: string, accept: string, signal: 
   const { url, opts } = await requestOptions(kc, 'GET', path, { accept }, as);
   const lib = url.protocol === 'http:' ? http : https;
   await new Promise<void>((resolve, reject) => {
-    const req = lib.request(url, { ...opts, signal }, (res) => {
+    const req = lib.request({ ...opts, signal }, (res) => {
       const status = res.statusCode ?? 0;
       if (status < 200 || status >= 300) {
         const chunks: Buffer[] = [];

@@ -19,8 +19,11 @@ import { startSim, type SimHandle } from '../server/sim/index.ts';
 import { LiveWorkloads } from '../server/workloads/index.ts';
 import { DEPLOY, Kubectl, allows, kubectlSkip, kustomizationObjects, yamlDocs, type Manifest, type PolicyRule } from './test-support.ts';
 
-/** Kinds the server watches that no definition names: CRDs (to notice new kinds) and owners seen at run time. */
-const ALSO_WATCHED = ['apiextensions.k8s.io/CustomResourceDefinition', 'apps/DaemonSet'];
+/**
+ * Kinds the server watches that no definition names: CRDs (to notice new kinds) and owners of pods it
+ * meets at run time (deploy/in-cluster.test.ts finds them: no kind the server watches is forbidden).
+ */
+const ALSO_WATCHED = ['apiextensions.k8s.io/CustomResourceDefinition', 'apps/DaemonSet', 'apps.nvidia.com/NIMCache'];
 const READ = ['get', 'list', 'watch'];
 
 /** A resource's plural as CRDs and built-ins name it: the lower-cased kind + s, es after s or x (milvuses). */

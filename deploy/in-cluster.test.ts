@@ -144,10 +144,11 @@ describe('the server in the pod deploy/ describes', { skip: kubectlSkip, timeout
       // Utilization refreshed often, so the test need not wait for the default interval.
       WMAP_USAGE_INTERVAL: '2s',
     });
-    server = spawn(process.execPath, [join(ROOT, 'bin', 'wmap.mjs'), 'serve', ...podArgs('127.0.0.1', port), '--shared'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    server.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-20_000); });
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'wmap.mjs'), 'serve', ...podArgs('127.0.0.1', port), '--shared'], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    server = child;
+    child.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-20_000); });
     await until('the server to answer', async () => {
-      if (server?.exitCode !== null) throw new Error(`the server exited with ${server?.exitCode}: ${stderr}`);
+      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
       return (await get<ClusterInfo[]>('/api/clusters')).status === 200;
     }, 180_000, 500);
   });

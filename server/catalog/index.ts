@@ -2,9 +2,8 @@
  * The built-in catalog: every `catalog/*.yaml` definition, loaded, validated and compiled once.
  * A broken entry is reported with its errors and left out of resolution; the others keep working.
  */
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { catalogDir, catalogFiles } from './files.ts';
 import { compileDefinition, loadDefinitionsFromText, type CompiledDefinition, type EngineError, type LoadedDefinition } from '../engine/index.ts';
 
 export interface CatalogEntry {
@@ -18,19 +17,19 @@ export interface CatalogEntry {
   errors: EngineError[];
 }
 
-/** The repository's `catalog/` folder (overridable for tests and packaging). */
-export function catalogDir(): string {
-  if (process.env.WMAP_CATALOG_DIR) return resolve(process.env.WMAP_CATALOG_DIR);
-  const here = fileURLToPath(new URL('.', import.meta.url));
-  const fromModule = resolve(here, '..', '..', 'catalog');
-  return existsSync(fromModule) ? fromModule : resolve(process.cwd(), 'catalog');
-}
+export { catalogDir, catalogFiles } from './files.ts';
 
 let cache: { dir: string; entries: CatalogEntry[] } | null = null;
 
 export function loadCatalogFile(file: string): CatalogEntry[] {
-  const text = readFileSync(file, 'utf8');
-  const { definitions, errors } = loadDefinitionsFromText(text, file, 'catalog');
+  return catalogEntriesOf(file, loadDefinitionsFromText(readFileSync(file, 'utf8'), file, 'catalog'));
+}
+
+/**
+ * The entries of one catalog file from its loaded definitions (compiled here): what loadCatalogFile
+ * does after parsing, for callers that have the loaded form already (the CLI's cache of it).
+ */
+export function catalogEntriesOf(file: string, { definitions, errors }: { definitions: LoadedDefinition[]; errors: EngineError[] }): CatalogEntry[] {
   const out: CatalogEntry[] = definitions.map((loaded) => {
     const { compiled, errors: cerr } = compileDefinition(loaded);
     const k = loaded.definition?.spec.structureDefinition.rootComponent.kind ?? {};
@@ -53,8 +52,7 @@ export function loadCatalogFile(file: string): CatalogEntry[] {
 
 export function loadCatalog(dir = catalogDir()): CatalogEntry[] {
   if (cache && cache.dir === dir) return cache.entries;
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f)).sort() : [];
-  const entries = files.flatMap((f) => loadCatalogFile(join(dir, f)));
+  const entries = catalogFiles(dir).flatMap((f) => loadCatalogFile(f));
   cache = { dir, entries };
   return entries;
 }

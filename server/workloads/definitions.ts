@@ -11,7 +11,7 @@
  * any way) is kept with its errors, never dropped, and never displaces a working one.
  */
 import { createHash } from 'node:crypto';
-import { checkDefinition, compileDefinition, engineError, type CompiledDefinition, type EngineError, type KubeObject, type LoadedDefinition } from '../engine/index.ts';
+import { checkDefinition, compileDefinition, engineError, type CompiledDefinition, type Definition, type EngineError, type KubeObject, type LoadedDefinition } from '../engine/index.ts';
 
 export interface DefinitionEntry {
   name: string;
@@ -76,6 +76,21 @@ function loadClusterEntry(cluster: string, obj: KubeObject, name: string, origin
   const loaded = checkDefinition(clean, 'cluster', origin);
   const { compiled, errors } = compileDefinition(loaded);
   return { name, source: 'cluster', cluster, loaded, compiled, errors: loaded.errors.length > 0 ? loaded.errors : errors, document: clean, createdAt, content: contentHash(clean) };
+}
+
+/**
+ * The kinds one definition mentions, `group/Kind` → version: its root first, then its components'
+ * kinds and its additional child kinds (what must be read to resolve its workloads). Works on a
+ * checked definition, compiled or not (the CLI decides what to read before compiling anything).
+ */
+export function kindsOfDefinition(def: Definition): Map<string, string | undefined> {
+  const out = new Map<string, string | undefined>();
+  const sd = def.spec.structureDefinition;
+  const root = sd.rootComponent.kind;
+  if (root?.kind) out.set(`${root.group ?? ''}/${root.kind}`, root.version);
+  for (const c of sd.childComponents ?? []) if (c.kind?.kind) { const gk = `${c.kind.group ?? ''}/${c.kind.kind}`; if (!out.has(gk)) out.set(gk, c.kind.version); }
+  for (const k of sd.additionalChildKinds ?? []) { const gk = `${k.group}/${k.kind}`; if (!out.has(gk)) out.set(gk, k.version); }
+  return out;
 }
 
 /** Root group/kind of a definition: `jobset.x-k8s.io/JobSet`. */
@@ -171,9 +186,7 @@ export class DefinitionSet {
     for (const list of this.effective(cluster).values()) {
       for (const d of list) {
         out.set(rootGroupKind(d), d.rootKind.version);
-        const sd = d.definition.spec.structureDefinition;
-        for (const c of sd.childComponents ?? []) if (c.kind?.kind) { const gk = `${c.kind.group ?? ''}/${c.kind.kind}`; if (!out.has(gk)) out.set(gk, c.kind.version); }
-        for (const k of sd.additionalChildKinds ?? []) { const gk = `${k.group}/${k.kind}`; if (!out.has(gk)) out.set(gk, k.version); }
+        for (const [gk, v] of kindsOfDefinition(d.definition)) if (!out.has(gk)) out.set(gk, v);
       }
     }
     return out;

@@ -12,7 +12,7 @@ import type { KubeObject } from '../engine/index.ts';
 import { DefinitionSet, entryFromCatalog, type DefinitionEntry } from './definitions.ts';
 import type { ClusterInfo } from './row.ts';
 import type { ClusterUsage, IdleRule } from '../../contract/index.ts';
-import { UsageFeed, type PodRef, type PodSeries } from '../usage/index.ts';
+import { UsageFeed, type PodRef, type PodSeries, type UsageSnapshot } from '../usage/index.ts';
 import { CORE_KINDS, DEFINITION_KINDS, groupKindOf } from './group-kind.ts';
 import { CLUSTER, type KindFailure } from './staleness.ts';
 import { WorkloadIndex, type IndexOptions } from './workload-index.ts';
@@ -46,7 +46,7 @@ export interface UsageSettings {
  * Kinds never watched even when a definition lists them (as `additionalChildKinds` for RBAC):
  * they own no pods, and Secrets must not be held by a dashboard at all.
  */
-const NEVER_WATCHED = new Set([
+export const NEVER_WATCHED = new Set([
   '/Secret', '/ConfigMap', '/ServiceAccount', '/Service', '/Endpoints', '/Event', '/PersistentVolumeClaim',
   'rbac.authorization.k8s.io/Role', 'rbac.authorization.k8s.io/RoleBinding', 'rbac.authorization.k8s.io/ClusterRole',
   'rbac.authorization.k8s.io/ClusterRoleBinding', 'networking.k8s.io/Ingress', 'networking.k8s.io/NetworkPolicy',
@@ -54,6 +54,17 @@ const NEVER_WATCHED = new Set([
 ]);
 
 export type ClustersListener = (clusters: ClusterInfo[]) => void;
+
+/** A cluster's utilization as the contract reports it: where from, how old, what it covers. */
+export function clusterUsageOf(name: string, s: UsageSnapshot, index: WorkloadIndex): ClusterUsage {
+  const { coverage } = index.usage(name);
+  const known = s.at !== null;
+  return {
+    cluster: name, source: s.source, detail: s.detail, at: known ? new Date(s.at!).toISOString() : null, error: s.error,
+    coverage: { gpuPods: coverage.gpuPods, withMetrics: known ? coverage.withMetrics : null },
+    history: s.history, idle: s.idle, intervalSeconds: s.intervalSeconds,
+  };
+}
 
 /** `pods`, `jobsets.jobset.x-k8s.io`: how kubectl names a resource. */
 function resourceName(r: { resource: string; group: string }): string {
@@ -231,15 +242,7 @@ export class LiveWorkloads {
 
   private clusterUsage(name: string): ClusterUsage | undefined {
     const feed = this.feeds.get(name);
-    if (!feed) return undefined;
-    const s = feed.snapshot();
-    const { coverage } = this.index.usage(name);
-    const known = s.at !== null;
-    return {
-      cluster: name, source: s.source, detail: s.detail, at: known ? new Date(s.at!).toISOString() : null, error: s.error,
-      coverage: { gpuPods: coverage.gpuPods, withMetrics: known ? coverage.withMetrics : null },
-      history: s.history, idle: s.idle, intervalSeconds: s.intervalSeconds,
-    };
+    return feed ? clusterUsageOf(name, feed.snapshot(), this.index) : undefined;
   }
 
   private configWatcher: ConfigWatcher | null = null;

@@ -47,6 +47,11 @@ export interface ListWatchOptions {
   log?: Logger;
   /** The cluster's name, for the metrics (instruments.ts). */
   cluster?: string;
+  /**
+   * One namespace only (a namespaced resource). The server never does this; `wmap get -w` does for
+   * a user who may read some namespaces only.
+   */
+  namespace?: string;
 }
 
 interface ListBody {
@@ -149,7 +154,7 @@ export class ListWatch {
       const q = new URLSearchParams({ limit: String(limit) });
       if (cont) q.set('continue', cont);
       this.abort = new AbortController();
-      const page = getJson<ListBody>(this.kc, `${resourcePath(this.resource)}?${q}`, this.abort.signal);
+      const page = getJson<ListBody>(this.kc, `${resourcePath(this.resource, this.opts.namespace)}?${q}`, this.abort.signal);
       // A page asked for ahead may fail after the loop has ended (stopped, or the consumer threw):
       // the failure is then nobody's to handle, and must not become an unhandled rejection.
       page.catch(() => {});
@@ -195,7 +200,7 @@ export class ListWatch {
     };
     let gone = false;
     try {
-      await streamLines(this.kc, `${resourcePath(this.resource)}?${q}`, (line) => {
+      await streamLines(this.kc, `${resourcePath(this.resource, this.opts.namespace)}?${q}`, (line) => {
         touch();
         const ev = line as { type?: string; object?: ClusterObject & { code?: number; message?: string } };
         if (!ev || typeof ev !== 'object' || !ev.object) return;

@@ -1,22 +1,23 @@
 /**
- * Live commands: `get workloads`, `tree`, `verify`. They connect with the kubeconfig (kubectl's
- * flags), list once, resolve, print and exit — nothing is installed in the cluster.
+ * Live commands on the live index (`verify`, and the helpers `top`, `logs`, the write commands and
+ * `draft` share): they connect with the kubeconfig (kubectl's flags), list and watch every kind the
+ * catalog needs, resolve, print and exit — nothing is installed in the cluster. `get`, `tree` and
+ * `describe` read less, through snapshot.ts.
  */
-import { stringify } from 'yaml';
-import { loadClusterConfigs } from '../cluster/index.ts';
+import { chooseContext } from './snapshot.ts';
 import { loadCatalog } from '../catalog/index.ts';
 import { isPod } from '../engine/index.ts';
-import { columnsFor, compileCelFilter, groupOfApiVersion, kindRef, parseQuery, printRowTable, runQuery } from '../../lib/rows/index.ts';
+import { compileCelFilter, groupOfApiVersion, kindRef, parseQuery, runQuery } from '../../lib/rows/index.ts';
 import { kindGuess, kindsNamed } from './kind-ref.ts';
 import { LiveWorkloads, type WorkloadRow } from '../workloads/index.ts';
 import { conservation, type ClusterBalance } from '../workloads/conservation.ts';
 import { verifyTree } from '../workloads/definition-trial.ts';
 import type { Resolved } from '../workloads/resolver.ts';
-import { printTree, UsageError, type Io } from './offline.ts';
-import { reportTreeProblems } from './render-tree.ts';
+import { UsageError, type Io } from './errors.ts';
 import { chooseGpuResources } from '../workloads/gpu-resources.ts';
 import { chooseUsageSettings } from '../workloads/usage-settings.ts';
 import type { UsageSettings } from '../workloads/live.ts';
+import type { ClusterUsage } from '../../contract/index.ts';
 
 /** The GPU resources a command counts; a malformed list is a usage error naming the entry. */
 export function gpuPatterns(flag: string | undefined): string[] {
@@ -59,17 +60,7 @@ export function usageSettingsOf(flags: Pick<LiveFlags, 'prometheus' | 'idleThres
 
 export async function connectOnce(flags: LiveFlags, withUsage = false): Promise<{ live: LiveWorkloads; cluster: string; namespace: string }> {
   const usage = withUsage ? usageSettingsOf(flags) : null;
-  let configs;
-  try {
-    configs = loadClusterConfigs({ kubeconfig: flags.kubeconfig, contexts: flags.context ? [flags.context] : undefined });
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
-  }
-  // Like kubectl: the current context unless one is named.
-  const chosen = flags.context ? configs : configs.filter((c) => c.name === c.kc.getCurrentContext()).slice(0, 1);
-  const config = chosen[0] ?? configs[0];
-  if (!config) throw new UsageError('no cluster in the kubeconfig (use --kubeconfig or KUBECONFIG)');
-  const ctxNs = config.kc.getContextObject(config.name)?.namespace;
+  const { config, contextNamespace: ctxNs } = chooseContext(flags);
   const live = new LiveWorkloads({ clusters: [config], catalog: LiveWorkloads.catalogEntries(loadCatalog()), initialSyncTimeoutMs: 60_000, gpuResources: gpuPatterns(flags.gpuResources), usage: usage ?? undefined });
   live.start();
   const started = Date.now();
@@ -114,29 +105,9 @@ export function selectRows(all: readonly WorkloadRow[], flags: LiveFlags, namesp
   return runQuery(rows, query, now).rows;
 }
 
-export async function cmdGetWorkloads(flags: LiveFlags, io: Io): Promise<number> {
-  const out = flags.output ?? '';
-  if (!['', 'wide', 'json', 'yaml'].includes(out)) throw new UsageError(`unknown output format "${out}" (json, yaml, wide)`);
-  // Utilization is read for the outputs that show it (wide, json, yaml) and for --idle.
-  const { live, namespace } = await connectOnce(flags, flags.usage !== false && (out !== '' || !!flags.idle));
-  try {
-    const now = Date.now();
-    const rows = selectRows(live.index.allRows(), flags, namespace, now);
-    warnStale(live, io);
-    if (out === 'wide' || flags.idle) warnUsage(live, io, now);
-    if (out === 'json') io.out(JSON.stringify(rows, null, 2));
-    else if (out === 'yaml') io.out(stringify(rows).trimEnd());
-    else if (rows.length === 0) io.err(flags.allNamespaces ? 'No workloads found.' : `No workloads found in ${namespace} namespace.`);
-    else io.out(printRowTable(rows, columnsFor({ wide: out === 'wide', oneNamespace: !flags.allNamespaces, oneCluster: true }), now));
-    return 0;
-  } finally {
-    live.stop();
-  }
-}
-
 /** Where utilization comes from and how old it is, on stderr: a figure shown as n/a says why here. */
-export function warnUsage(live: LiveWorkloads, io: Io, now: number): void {
-  for (const c of live.clusters()) {
+export function warnUsage(clusters: ReadonlyArray<{ name: string; usage?: ClusterUsage }>, io: Io, now: number): void {
+  for (const c of clusters) {
     const u = c.usage;
     if (!u) continue;
     if (u.source === 'none') {
@@ -146,14 +117,6 @@ export function warnUsage(live: LiveWorkloads, io: Io, now: number): void {
     const age = u.at ? `${Math.max(0, Math.round((now - Date.parse(u.at)) / 1000))}s old` : 'none yet';
     const covered = u.coverage.gpuPods === null ? '' : `, ${u.coverage.withMetrics ?? 0} of ${u.coverage.gpuPods} GPU pods measured`;
     io.err(`utilization: cluster ${c.name} from ${u.detail}, readings ${age}${covered}; idle means < ${u.idle.thresholdPercent}% for ${u.idle.windowSeconds}s${u.error ? `; last refresh: ${u.error}` : ''}`);
-  }
-}
-
-/** Kinds that cannot be read: their rows may be out of date, and the command says so on stderr. */
-function warnStale(live: LiveWorkloads, io: Io): void {
-  for (const c of live.clusters()) {
-    if (c.state === 'unreachable') io.err(`warning: cluster ${c.name} is unreachable: ${c.message ?? ''}`);
-    for (const k of c.failingKinds) io.err(`warning: ${k.kind} cannot be read (since ${k.since}): ${k.message}; workloads built from them may be out of date`);
   }
 }
 
@@ -182,17 +145,6 @@ export function findResolved(live: LiveWorkloads, cluster: string, namespace: st
   if (rows.length > 1) throw new UsageError(`${ref} is ambiguous in namespace ${namespace}: ${rows.map((r) => `${kindRef(r.kind, r.apiVersion).toLowerCase()}/${r.name}`).join(', ')}; name the kind with its group`);
   const at = live.index.rootOfRow(rows[0].id)!;
   return live.index.resolve(at.cluster, at.uid)!;
-}
-
-export async function cmdTree(ref: string, flags: LiveFlags, io: Io): Promise<number> {
-  const { live, cluster, namespace } = await connectOnce(flags);
-  try {
-    const { tree } = findResolved(live, cluster, namespace, ref);
-    printTree(tree, flags.output || 'tree', io);
-    return reportTreeProblems(tree, flags.output || 'tree', io.err);
-  } finally {
-    live.stop();
-  }
 }
 
 // The comparison itself is the trial's (definition-trial.ts), shared with the dashboard's studio.

@@ -1,9 +1,13 @@
-/** The `wmap` command line. Every failure is a message on stderr and exit code 1, never a stack trace. */
+/**
+ * The `wmap` command line. Every failure is a message on stderr and exit code 1, never a stack trace.
+ * Each command's module is imported when the command runs, never at start: `wmap --version` loads
+ * commander and reads two files, `wmap validate` loads the engine, and only the live commands load
+ * the cluster layer (the one-shot start time is most of what a command costs).
+ */
 import { Command, CommanderError } from 'commander';
-import { cmdCatalog, cmdResolve, cmdValidate, UsageError, type Io } from './offline.ts';
-import { createLogger, setRootLogger } from '../log/index.ts';
-import { cmdGetWorkloads, cmdTree, cmdVerify, gpuPatterns, usageSettingsOf, type LiveFlags } from './live-commands.ts';
-import { cmdTopWorkloads } from './top-command.ts';
+import { ServerError, UsageError, type Io } from './errors.ts';
+import type { LiveFlags } from './live-commands.ts';
+import type { GetFlags } from './get-command.ts';
 import type { ContainerFlags, LabelFlags, ResourceFlags, WriteFlags } from './action-commands.ts';
 
 function waitForSignal(): Promise<void> {
@@ -17,15 +21,54 @@ function waitForSignal(): Promise<void> {
 /** How long `serve` may take to close after a signal before the process exits anyway. */
 const STOP_GRACE_MS = 5000;
 
-const defaultIo: Io = { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) };
+const defaultIo: Io = { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`), interrupted: waitForSignal };
 
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
-  let code = 0;
-  const program = new Command('wmap')
+/** A one-shot command prints its answer; the cluster layer's progress is for servers. */
+async function quietLogs(): Promise<void> {
+  if (process.env.WMAP_LOG_LEVEL) return;
+  const { createLogger, setRootLogger } = await import('../log/index.ts');
+  setRootLogger(createLogger({ level: 'warn' }));
+}
+
+/** How the program is called in its messages: `wmap`, or `kubectl wmap` as a kubectl plugin (bin/kubectl-wmap). */
+export interface MainOptions {
+  name?: string;
+}
+
+export async function main(argv: string[], io: Io = defaultIo, opts: MainOptions = {}): Promise<number> {
+  const state = { code: 0 };
+  const name = opts.name ?? 'wmap';
+  const program = buildProgram(io, state, name);
+  // `--version` alone answers without parsing the rest of the command line, as `version` does.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) argv = ['version'];
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return state.code;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
+    // kubectl's own words for what the API server said (`Error from server (NotFound): …`).
+    if (e instanceof ServerError) {
+      io.err(e.message);
+      return 1;
+    }
+    if (e instanceof UsageError) {
+      io.err(`${name}: ${e.message}`);
+      return 1;
+    }
+    io.err(`${name}: unexpected failure: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+}
+
+/** The command tree (what `__complete` walks too). Actions leave their exit code in `state.code`. */
+export function buildProgram(io: Io, state: { code: number }, name = 'wmap'): Command {
+  const setCode = (c: number) => { state.code = c; };
+  const program = new Command(name)
     .description('AI workloads on Kubernetes as one tree each: roles, status, pods and GPU totals')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
     .showHelpAfterError()
+    .option('-V, --version', 'the product version, the definition APIs it reads (run.ai/v1alpha1 Karta, optimization.nvidia.com/v1alpha1 ResourceInterface) and the catalog version')
     .option('--gpu-resources <list>', 'extended resources that count as GPUs, comma-separated, prefixes end in * (or WMAP_GPU_RESOURCES, or gpuResources: in ~/.config/wmap/config.yaml)');
   // The root option, for every command (commander keeps it on the program).
   const gpuFlag = (): string | undefined => program.opts<{ gpuResources?: string }>().gpuResources;
@@ -34,7 +77,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .command('validate')
     .description('check definition files (Karta or ResourceInterface); exit 1 on any error')
     .argument('<files...>', 'YAML or JSON files, or folders of them')
-    .action((files: string[]) => { code = cmdValidate(files, io); });
+    .action(async (files: string[]) => { setCode((await import('./offline.ts')).cmdValidate(files, io)); });
 
   program
     .command('resolve')
@@ -42,13 +85,45 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .argument('<objects>', 'multi-document YAML, a JSON array or a List')
     .option('-d, --definition <file|name>', 'definition file or catalog entry (default: the catalog entry for the root kind)')
     .option('-o, --output <format>', 'json | yaml | tree', 'tree')
-    .action((file: string, opts: { definition?: string; output: string }) => { code = cmdResolve(file, { ...opts, gpuResources: gpuPatterns(gpuFlag()) }, io); });
+    .action(async (file: string, opts: { definition?: string; output: string }) => {
+      const [{ cmdResolve }, { gpuPatterns }] = await Promise.all([import('./offline.ts'), import('./live-commands.ts')]);
+      setCode(cmdResolve(file, { ...opts, gpuResources: gpuPatterns(gpuFlag()) }, io));
+    });
 
   program
     .command('catalog')
     .description('list the built-in definitions')
     .option('-o, --output <format>', 'table | json', 'table')
-    .action((opts: { output: string }) => { code = cmdCatalog(opts, io); });
+    .action(async (opts: { output: string }) => { setCode((await import('./offline.ts')).cmdCatalog(opts, io)); });
+
+  program
+    .command('version')
+    .description('the product version, the definition APIs it reads and the catalog version (what --version prints)')
+    .option('-o, --output <format>', 'json | yaml')
+    .action(async (opts: { output?: string }) => { setCode(await (await import('./version.ts')).cmdVersion(opts, io)); });
+
+  program
+    .command('completion')
+    .description('a shell completion script: source <(wmap completion bash), or zsh')
+    .argument('<shell>', 'bash | zsh')
+    .action(async (shell: string) => {
+      const { bashScript, zshScript } = await import('./completion.ts');
+      const command = name.replace(/ /g, '-');
+      if (shell === 'bash') io.out(bashScript(command).trimEnd());
+      else if (shell === 'zsh') io.out(zshScript(command).trimEnd());
+      else throw new UsageError(`unsupported shell "${shell}" (bash, zsh)`);
+    });
+
+  // Cobra's protocol: the candidates for the last word, then `:DIRECTIVE` (completion.ts).
+  program
+    .command('__complete', { hidden: true })
+    .argument('[words...]')
+    .allowUnknownOption()
+    .helpOption(false)
+    .action(async (words: string[]) => {
+      const [{ complete }, { completionSources }] = await Promise.all([import('./completion.ts'), import('./completion-sources.ts')]);
+      for (const line of await complete(buildProgram(io, { code: 0 }, name), words, completionSources)) io.out(line);
+    });
 
   const liveFlags = (c: Command) =>
     c
@@ -57,10 +132,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       .option('-n, --namespace <ns>', 'namespace (default: the context\'s)')
       .option('-A, --all-namespaces', 'every namespace', false)
       .option('--timeout <seconds>', 'how long to wait for the cluster', '30')
-      // A one-shot command prints its answer; the cluster layer's progress is for servers.
-      .hook('preAction', () => {
-        if (!process.env.WMAP_LOG_LEVEL) setRootLogger(createLogger({ level: 'warn' }));
-      });
+      .hook('preAction', quietLogs);
 
   // Utilization: where the readings come from and what counts as idle (usage-settings.ts).
   const usageFlags = (c: Command) =>
@@ -71,29 +143,43 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       .option('--usage-interval <duration>', 'how often utilization is read (default 30s)')
       .option('--no-usage', 'do not read GPU utilization');
 
+  // kubectl's selection and output habits (get-command.ts), for get, tree and describe.
+  const kubectlFlags = (c: Command) =>
+    c
+      .option('-l, --selector <selector>', "label selector on the workload's root object: key=value, key!=value, key in (a,b), key notin (a), key, !key")
+      .option('--field-selector <selector>', 'metadata.name, metadata.namespace or status.phase: field=value, field!=value, comma-separated')
+      .option('--phase <phases>', "only workloads in these native phases (the root's status.phase), comma-separated")
+      .option('--status <statuses>', 'only workloads with these statuses (Running, Pending, Failed, …), comma-separated')
+      .option('--sort-by <spec>', 'a JSONPath over the row or tree (.gpus.allocated), or a sort name (allocated, requested, desired, age, name, namespace, status, pods, …)')
+      .option('--no-headers', 'no header line in tables and custom columns');
+
   const get = program.command('get').description('list live objects');
-  usageFlags(liveFlags(get.command('workloads').alias('workload').alias('wl').description('one line per workload: status, GPUs, pods, roles (utilization with -o wide)')))
-    .option('-o, --output <format>', 'json | yaml | wide')
+  kubectlFlags(usageFlags(liveFlags(get.command('workloads').alias('workload').alias('wl').description('one line per workload: status, GPUs, pods, roles (utilization with -o wide)').argument('[names...]', 'only these workloads (NotFound for the others)'))))
+    .option('-o, --output <format>', 'json | yaml | wide | name | jsonpath=TEMPLATE | custom-columns=SPEC')
+    .option('-w, --watch', 'after the listing, print rows as they change, until interrupted', false)
+    .option('--chunk-size <n>', 'list in pages of this many objects (0: in one)', '500')
     .option('--idle', 'only workloads holding idle GPUs', false)
     .option('-q, --query <query>', "the dashboard's filters and sort as its URL query, e.g. 'status=Running&minGpus=8&sort=allocated'")
-    .action(async (o: LiveFlags) => { code = await cmdGetWorkloads({ ...o, gpuResources: gpuFlag() }, io); });
+    .action(async (names: string[], o: GetFlags) => { setCode(await (await import('./get-command.ts')).cmdGet(names, { ...o, gpuResources: gpuFlag() }, io)); });
 
   const top = program.command('top').description('GPU utilization, like kubectl top');
   usageFlags(liveFlags(top.command('workloads').alias('workload').alias('wl').description('workloads holding GPUs, most idle GPUs first: utilization, GPU memory, idle GPUs and since when')))
     .option('-o, --output <format>', 'json | yaml')
     .option('-q, --query <query>', "the dashboard's filters as its URL query, e.g. 'namespace=team-a&preset=underused'")
-    .action(async (o: LiveFlags) => { code = await cmdTopWorkloads({ ...o, gpuResources: gpuFlag() }, io); });
+    .action(async (o: LiveFlags) => { setCode(await (await import('./top-command.ts')).cmdTopWorkloads({ ...o, gpuResources: gpuFlag() }, io)); });
 
-  liveFlags(program.command('tree').description('the workload tree of a live object').argument('<kind/name>'))
-    .option('-o, --output <format>', 'json | yaml | tree', 'tree')
-    .action(async (ref: string, o: LiveFlags) => { code = await cmdTree(ref, { ...o, gpuResources: gpuFlag() }, io); });
+  kubectlFlags(liveFlags(program.command('tree').description('the workload tree of a live object (KIND/NAME, KIND NAME, or KIND with -l: every workload of the kind)').argument('<kind[/name]>').argument('[name]')))
+    .option('-o, --output <format>', 'tree | wide | json | yaml | name | jsonpath=TEMPLATE | custom-columns=SPEC', 'tree')
+    .option('--chunk-size <n>', 'list in pages of this many objects (0: in one)', '500')
+    .action(async (ref: string, name: string | undefined, o: GetFlags) => { setCode(await (await import('./tree-command.ts')).cmdTree(ref, name, { ...o, gpuResources: gpuFlag() }, io)); });
 
-  liveFlags(program.command('describe').description('a workload in full: tree, resources per role with a total, why pods are not running, recent warning events').argument('[kind/name]'))
+  kubectlFlags(liveFlags(program.command('describe').description('a workload in full: tree, resources per role with a total, why pods are not running, recent warning events').argument('[kind[/name]]').argument('[name]')))
     .option('-f, --filename <file>', 'describe the workload in a file of objects instead (no cluster, no live status)')
     .option('-d, --definition <file|name>', 'with -f: definition file or catalog entry (default: the catalog entry for the root kind)')
-    .action(async (ref: string | undefined, o: LiveFlags & { filename?: string; definition?: string }) => {
-      const { cmdDescribe } = await import('./describe-command.ts');
-      code = await cmdDescribe(ref, { ...o, gpuResources: gpuFlag(), gpuResourceList: gpuPatterns(gpuFlag()) }, io);
+    .option('--chunk-size <n>', 'list in pages of this many objects (0: in one)', '500')
+    .action(async (ref: string | undefined, name: string | undefined, o: GetFlags & { filename?: string; definition?: string }) => {
+      const [{ cmdDescribe }, { gpuPatterns }] = await Promise.all([import('./describe-command.ts'), import('./live-commands.ts')]);
+      setCode(await cmdDescribe(ref, name, { ...o, gpuResources: gpuFlag(), gpuResourceList: gpuPatterns(gpuFlag()) }, io));
     });
 
   liveFlags(program.command('logs').description("the logs of a workload's pods (every role, or --role), each line prefixed with its pod and container").argument('<kind/name>'))
@@ -108,7 +194,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .option('--max-log-requests <n>', 'streams followed at once, at most', '10')
     .action(async (ref: string, o: LiveFlags & { role?: string; follow?: boolean; tail?: string; container?: string; allContainers?: boolean; previous?: boolean; timestamps?: boolean; prefix?: boolean; maxLogRequests?: string }) => {
       const { cmdLogs } = await import('./logs-command.ts');
-      code = await cmdLogs(ref, { ...o, gpuResources: gpuFlag() }, io);
+      setCode(await cmdLogs(ref, { ...o, gpuResources: gpuFlag() }, io));
     });
 
   // The write commands: each prints the diff, dry-runs on the server, writes with a resourceVersion precondition.
@@ -116,38 +202,36 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   const actions = () => import('./action-commands.ts');
   for (const action of ['suspend', 'resume'] as const) {
     writeFlags(program.command(action).description(`${action} a workload through its definition's suspendDefinition: prints the diff, dry-runs on the server, writes with a resourceVersion precondition`).argument('<kind/name>'))
-      .action(async (ref: string, o: WriteFlags) => { code = await (await actions()).cmdAction(action, ref, { ...o, gpuResources: gpuFlag() }, io); });
+      .action(async (ref: string, o: WriteFlags) => { setCode(await (await actions()).cmdAction(action, ref, { ...o, gpuResources: gpuFlag() }, io)); });
   }
   for (const [name, action] of [['label', 'labels'], ['annotate', 'annotations']] as const) {
     writeFlags(program.command(name).description(`set (key=value) or remove (key-) ${action} on the pod templates of a role, or of every role: like kubectl ${name}, through the definition`).argument('<kind/name>').argument('<changes...>', 'key=value sets, key- removes'))
       .option('-r, --role <role>', 'only this role (as `wmap tree` names it, or a component for all its instances); default: every role with a pod template')
       .option('--overwrite', `change ${action} that already have another value`, false)
-      .action(async (ref: string, changes: string[], o: LabelFlags) => { code = await (await actions()).cmdLabel(action, ref, changes, { ...o, gpuResources: gpuFlag() }, io); });
+      .action(async (ref: string, changes: string[], o: LabelFlags) => { setCode(await (await actions()).cmdLabel(action, ref, changes, { ...o, gpuResources: gpuFlag() }, io)); });
   }
   const set = program.command('set').description("change a role's pod template, like kubectl set: image, env, resources");
   const roleFlags = (c: Command) => writeFlags(c).requiredOption('-r, --role <role>', 'the role (as `wmap tree` names it, or a component for all its instances)');
   roleFlags(set.command('image').description('set container images in the pod templates of a role').argument('<kind/name>').argument('<container=image...>', 'CONTAINER=IMAGE pairs (*=IMAGE: every container of the role)'))
-    .action(async (ref: string, pairs: string[], o: ContainerFlags) => { code = await (await actions()).cmdSetImage(ref, pairs, { ...o, gpuResources: gpuFlag() }, io); });
+    .action(async (ref: string, pairs: string[], o: ContainerFlags) => { setCode(await (await actions()).cmdSetImage(ref, pairs, { ...o, gpuResources: gpuFlag() }, io)); });
   roleFlags(set.command('env').description("set (KEY=VALUE) or remove (KEY-) a container's environment variables in the pod templates of a role").argument('<kind/name>').argument('<changes...>', 'KEY=VALUE sets, KEY- removes'))
     .option('-c, --container <name>', "the container (default: the role's only one)")
-    .action(async (ref: string, changes: string[], o: ContainerFlags) => { code = await (await actions()).cmdSetEnv(ref, changes, { ...o, gpuResources: gpuFlag() }, io); });
+    .action(async (ref: string, changes: string[], o: ContainerFlags) => { setCode(await (await actions()).cmdSetEnv(ref, changes, { ...o, gpuResources: gpuFlag() }, io)); });
   roleFlags(set.command('resources').description("set a container's resource requests and limits in the pod templates of a role").argument('<kind/name>'))
     .option('-c, --container <name>', "the container (default: the role's only one)")
     .option('--requests <list>', 'requests, e.g. cpu=1,memory=2Gi (name- removes one)')
     .option('--limits <list>', 'limits, e.g. nvidia.com/gpu=2 (name- removes one)')
-    .action(async (ref: string, o: ResourceFlags) => { code = await (await actions()).cmdSetResources(ref, { ...o, gpuResources: gpuFlag() }, io); });
+    .action(async (ref: string, o: ResourceFlags) => { setCode(await (await actions()).cmdSetResources(ref, { ...o, gpuResources: gpuFlag() }, io)); });
   writeFlags(program.command('delete').description('delete a workload (its root object) with a resourceVersion precondition; what it owns goes with it unless --cascade=orphan').argument('<kind/name>'))
     .option('--cascade <mode>', 'background (the default): dependents are removed after the root; foreground: before it; orphan: left behind', 'background')
-    .action(async (ref: string, o: WriteFlags & { cascade?: string }) => { code = await (await actions()).cmdDelete(ref, { ...o, gpuResources: gpuFlag() }, io); });
+    .action(async (ref: string, o: WriteFlags & { cascade?: string }) => { setCode(await (await actions()).cmdDelete(ref, { ...o, gpuResources: gpuFlag() }, io)); });
 
   // Definitions in the clusters: register them (the write path, kubectl's words) and list what each cluster has.
   const oneShot = (c: Command) =>
     c
       .option('--kubeconfig <file>', 'kubeconfig file (default: KUBECONFIG or ~/.kube/config)')
       .option('--context <name>', 'kubeconfig context (default: the current one)')
-      .hook('preAction', () => {
-        if (!process.env.WMAP_LOG_LEVEL) setRootLogger(createLogger({ level: 'warn' }));
-      });
+      .hook('preAction', quietLogs);
   oneShot(program.command('apply').description("register Karta definitions in the cluster, like kubectl apply: validated first (errors with lines and field paths), checked against the cluster's CRD, dry-run on the server, created or updated with a resourceVersion precondition"))
     .option('-f, --filename <file...>', 'YAML or JSON files of Karta definitions (- for stdin)')
     .option('--dry-run [mode]', 'client: show what would happen only; server: also let the API server check it, without persisting; none: write (the default)')
@@ -155,14 +239,14 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .option('--diff', 'print the diff of each definition before its result', false)
     .action(async (o: { filename?: string[]; dryRun?: string | boolean; installCrd?: boolean; diff?: boolean; kubeconfig?: string; context?: string }) => {
       const { cmdApply } = await import('./apply-command.ts');
-      code = await cmdApply(o, io);
+      setCode(await cmdApply(o, io));
     });
   oneShot(program.command('definitions').alias('defs').description("the catalog's and each cluster's definitions: which one serves each root kind, what a cluster definition overrides, the kartas.run.ai CRD's state, run.ai/karta-* label mismatches"))
     .option('-o, --output <format>', 'wide | json | yaml')
     .option('--all-contexts', 'every context of the kubeconfig, not only the current one', false)
     .action(async (o: { output?: string; allContexts?: boolean; kubeconfig?: string; context?: string }) => {
       const { cmdDefinitions } = await import('./definitions-command.ts');
-      code = await cmdDefinitions(o, io);
+      setCode(await cmdDefinitions(o, io));
     });
 
   liveFlags(program.command('verify').description("compare a definition's view with the raw ownership graph; exit 1 on a discrepancy").argument('[kind/name]'))
@@ -171,15 +255,15 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .action(async (ref: string | undefined, o: LiveFlags & { all?: boolean; definition?: string }) => {
       if (o.definition) {
         const { cmdVerifyDefinition } = await import('./draft-command.ts');
-        code = await cmdVerifyDefinition(ref, o.definition, { ...o, gpuResources: gpuFlag() }, io);
-      } else code = await cmdVerify(ref, { ...o, gpuResources: gpuFlag() }, io);
+        setCode(await cmdVerifyDefinition(ref, o.definition, { ...o, gpuResources: gpuFlag() }, io));
+      } else setCode(await (await import('./live-commands.ts')).cmdVerify(ref, { ...o, gpuResources: gpuFlag() }, io));
     });
 
   liveFlags(program.command('draft').description('propose a definition (run.ai/v1alpha1 Karta) for a live workload from what its objects show; guesses are marked').argument('<kind/name>'))
     .option('-o, --output <format>', 'yaml (guesses as comments) | json (guesses on stderr)', 'yaml')
     .action(async (ref: string, o: LiveFlags) => {
       const { cmdDraft } = await import('./draft-command.ts');
-      code = await cmdDraft(ref, { ...o, gpuResources: gpuFlag() }, io);
+      setCode(await cmdDraft(ref, { ...o, gpuResources: gpuFlag() }, io));
     });
 
   usageFlags(program
@@ -205,7 +289,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     .option('--read-only', 'no writes (actions) at all', false)
     .option('--allow-writes', 'writes in shared mode, authorized as each user (off by default there)', false))
     .action(async (o: { port: string; host: string; demo: boolean; kubeconfig?: string; context?: string[]; token?: string; allowedHost?: string[]; shared: boolean; tokenSignin: boolean; authCluster?: string; oidcIssuer?: string; oidcClientId?: string; oidcUsernameClaim: string; oidcGroupsClaim: string; publicUrl?: string; authProxyUserHeader: string; authProxyGroupHeader: string; readOnly: boolean; allowWrites: boolean } & LiveFlags) => {
-      const { serve } = await import('./serve.ts');
+      const [{ serve }, { gpuPatterns, usageSettingsOf }] = await Promise.all([import('./serve.ts'), import('./live-commands.ts')]);
       const port = Number(o.port);
       const publicUrl = (o.publicUrl ?? `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${port}`).replace(/\/+$/, '');
       if (o.oidcIssuer && !o.oidcClientId) throw new UsageError('--oidc-issuer needs --oidc-client-id (or WMAP_OIDC_CLIENT_ID)');
@@ -219,7 +303,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       process.once('SIGINT', () => process.exit(130));
       process.once('SIGTERM', () => process.exit(143));
       await s.close();
-      code = 0;
+      setCode(0);
     });
 
   program
@@ -268,19 +352,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       await waitForSignal();
       await prometheus?.stop();
       await sim.stop();
-      code = 0;
+      setCode(0);
     });
 
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-    return code;
-  } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
-    if (e instanceof UsageError) {
-      io.err(`wmap: ${e.message}`);
-      return 1;
-    }
-    io.err(`wmap: unexpected failure: ${e instanceof Error ? e.message : String(e)}`);
-    return 1;
-  }
+  return program;
 }

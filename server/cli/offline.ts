@@ -9,11 +9,9 @@ import {
 import { catalogDefinitions, findCatalogEntry, listCatalog } from '../catalog/index.ts';
 import { renderTree, reportTreeProblems } from './render-tree.ts';
 import { table } from './text-table.ts';
+import { UsageError, type Io } from './errors.ts';
 
-export interface Io {
-  out: (s: string) => void;
-  err: (s: string) => void;
-}
+export { UsageError, type Io } from './errors.ts';
 
 function readText(file: string): string {
   try {
@@ -23,8 +21,6 @@ function readText(file: string): string {
     throw new UsageError(code === 'ENOENT' ? `${file}: no such file` : code === 'EISDIR' ? `${file}: is a directory` : `${file}: cannot read (${code ?? String(e)})`);
   }
 }
-
-export class UsageError extends Error {}
 
 /**
  * Files named on the command line; directories contribute their YAML/JSON files (recursively).

@@ -25,7 +25,7 @@ function roleFigures(tree: WorkloadTree, r: TreeRole): GpuFigures | undefined {
   return tree.components.find((c) => c.name === r.component)?.instances.find((i) => i.id === r.instance)?.gpus;
 }
 
-function podLine(p: TreePod): string {
+function podText(p: TreePod): string {
   const ready = p.ready ? 'ready' : 'not ready';
   return `${p.name}  ${p.phase} (${ready})${p.why && p.why.reason !== p.phase ? ` ${p.why.reason}` : ''}  ${p.node ?? 'unscheduled'}  ${gpuText(p.gpus)}${p.replica !== null ? `  replica ${p.replica}` : ''}`;
 }
@@ -38,10 +38,13 @@ function podOrder(a: TreePod, b: TreePod): number {
 export interface RenderOptions {
   /** Pods listed per role at most (the rest are counted); all by default. */
   maxPodsPerRole?: number;
+  /** `-o wide`: the definition in the header, each pod's restarts and uid. */
+  wide?: boolean;
 }
 
 export function renderTree(tree: WorkloadTree, opts: RenderOptions = {}): string {
-  const lines: string[] = [headerLine(tree)];
+  const lines: string[] = [opts.wide ? `${headerLine(tree)}  definition ${tree.definition.name} (${tree.definition.source})` : headerLine(tree)];
+  const podLine = (p: TreePod) => (opts.wide ? `${podText(p)}  restarts ${p.restarts ?? 0}  uid ${p.uid ?? '?'}` : podText(p));
   const roles = tree.roles;
   const max = opts.maxPodsPerRole ?? Number.POSITIVE_INFINITY;
   const podsOf = (component: string, instance: string) => {

@@ -40,7 +40,7 @@ export async function cmdTopWorkloads(flags: LiveFlags, io: Io): Promise<number>
     const now = Date.now();
     // Only workloads holding GPUs: the others have no utilization to rank.
     const rows = topOrder(selectRows(live.index.allRows(), flags, namespace, now).filter((r) => r.usage !== null));
-    warnUsage(live, io, now);
+    warnUsage(live.clusters(), io, now);
     if (out === 'json') io.out(JSON.stringify(rows.map((r) => ({ id: r.id, namespace: r.namespace, kind: r.kind, name: r.name, gpus: r.gpus.allocated, usage: r.usage })), null, 2));
     else if (out === 'yaml') io.out(stringify(rows.map((r) => ({ id: r.id, usage: r.usage }))).trimEnd());
     else if (rows.length === 0) io.err(flags.allNamespaces ? 'No workloads hold GPUs.' : `No workloads hold GPUs in ${namespace} namespace.`);

@@ -21,13 +21,12 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ClusterInfo, WorkloadPage, WorkloadRow } from '../contract/index.ts';
+import type { ClusterInfo, WorkloadPage } from '../contract/index.ts';
 import { startPrometheus, startSim, type KubeObject, type PrometheusHandle, type SimHandle } from '../server/sim/index.ts';
 import { thingKarta } from '../server/workloads/test-karta.ts';
-import { DEPLOY, Kubectl, ROOT, freePort, kubectlSkip, kustomizationObjects, until, type Manifest } from './test-support.ts';
+import { DEPLOY, GPU, Kubectl, ROOT, freePort, groundTruth, kubectlSkip, kustomizationObjects, probe, sumRows, until, type Manifest } from './test-support.ts';
 
 const USER_TOKEN = `dana-${Math.random().toString(36).slice(2)}-token`;
-const GPU = 'nvidia.com/gpu';
 
 interface Container { args?: string[]; env?: Array<{ name: string; value?: string }> }
 const deployment = kustomizationObjects(join(DEPLOY, 'base')).find((o) => o.kind === 'Deployment') as Manifest & { spec: { template: { spec: { containers: Container[] } } } };
@@ -47,38 +46,6 @@ function podArgs(host: string, port: number): string[] {
 
 function podEnv(): Record<string, string> {
   return Object.fromEntries((deployment.spec.template.spec.containers[0].env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value as string]));
-}
-
-interface PodLike {
-  spec?: { nodeName?: string; containers?: Array<{ resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> } }>; initContainers?: Array<{ resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> } }>; overhead?: Record<string, string | number> };
-  status?: { phase?: string };
-  metadata: { deletionTimestamp?: string };
-}
-
-/** One pod's effective request of `nvidia.com/gpu`, by Kubernetes rules (limit-only means request = limit). */
-function podGpus(p: PodLike): number {
-  const of = (c: { resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> } }) => Number(c.resources?.requests?.[GPU] ?? c.resources?.limits?.[GPU] ?? 0);
-  const main = (p.spec?.containers ?? []).reduce((a, c) => a + of(c), 0);
-  const init = Math.max(0, ...(p.spec?.initContainers ?? []).map(of));
-  return Math.max(main, init) + Number(p.spec?.overhead?.[GPU] ?? 0);
-}
-
-/** The cluster's own figures, counted from its pods (independently of the engine). */
-function groundTruth(sim: SimHandle): { requested: number; allocated: number } {
-  let requested = 0;
-  let allocated = 0;
-  for (const p of sim.store.list('v1', 'Pod') as unknown as PodLike[]) {
-    const phase = p.status?.phase;
-    if (phase === 'Succeeded' || phase === 'Failed') continue;
-    const n = podGpus(p);
-    requested += n;
-    if (p.spec?.nodeName) allocated += n;
-  }
-  return { requested, allocated };
-}
-
-function sumRows(rows: WorkloadRow[], field: 'requested' | 'allocated'): number {
-  return rows.reduce((a, r) => a + (r.gpus.byResource[field][GPU] ?? 0), 0);
 }
 
 describe('the server in the pod deploy/ describes', { skip: kubectlSkip, timeout: 600_000 }, () => {
@@ -163,6 +130,13 @@ describe('the server in the pod deploy/ describes', { skip: kubectlSkip, timeout
     await prometheus?.stop();
     await sim?.stop();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers the Deployment\'s probes as the kubelet sends them (pod IP as Host, no credentials)', async () => {
+    const port = Number(new URL(base).port);
+    assert.equal((await probe(port, '/healthz')).status, 200);
+    const ready = await until('/readyz 200', async () => ((await probe(port, '/readyz')).status === 200 ? true : undefined), 60_000);
+    assert.ok(ready);
   });
 
   it('is in shared mode: no credentials, no rows', async () => {

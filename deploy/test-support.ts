@@ -4,12 +4,17 @@
  * in the test's own process, so a blocking child would stall it), free ports.
  */
 import { execFile } from 'node:child_process';
+import http from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import type { WorkloadRow } from '../contract/index.ts';
+import type { SimHandle } from '../server/sim/index.ts';
+
+export const GPU = 'nvidia.com/gpu';
 
 export const DEPLOY = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(DEPLOY, '..');
@@ -115,4 +120,51 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined | n
     if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? `: ${last instanceof Error ? last.message : String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, every));
   }
+}
+
+interface PodLike {
+  spec?: { nodeName?: string; containers?: Array<{ resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> } }>; initContainers?: Array<{ resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> } }>; overhead?: Record<string, string | number> };
+  status?: { phase?: string };
+  metadata: { deletionTimestamp?: string };
+}
+
+/** One pod's effective request of `nvidia.com/gpu`, by Kubernetes rules (limit-only means request = limit). */
+export function podGpus(p: PodLike): number {
+  const of = (c: { resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> } }) => Number(c.resources?.requests?.[GPU] ?? c.resources?.limits?.[GPU] ?? 0);
+  const main = (p.spec?.containers ?? []).reduce((a, c) => a + of(c), 0);
+  const init = Math.max(0, ...(p.spec?.initContainers ?? []).map(of));
+  return Math.max(main, init) + Number(p.spec?.overhead?.[GPU] ?? 0);
+}
+
+/** The cluster's own figures, counted from its pods (independently of the engine). */
+export function groundTruth(sim: SimHandle): { requested: number; allocated: number } {
+  let requested = 0;
+  let allocated = 0;
+  for (const p of sim.store.list('v1', 'Pod') as unknown as PodLike[]) {
+    const phase = p.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') continue;
+    const n = podGpus(p);
+    requested += n;
+    if (p.spec?.nodeName) allocated += n;
+  }
+  return { requested, allocated };
+}
+
+export function sumRows(rows: WorkloadRow[], field: 'requested' | 'allocated'): number {
+  return rows.reduce((a, r) => a + (r.gpus.byResource[field][GPU] ?? 0), 0);
+}
+
+/** A GET as the kubelet's probe sends it: to the pod's port with the pod IP as Host (fetch cannot set Host). */
+export function probe(port: number, path: string, host = '10.244.0.17:3000'): Promise<{ status: number; body: string }> {
+  return new Promise((ok, fail) => {
+    const req = http.request({ host: '127.0.0.1', port, path, headers: { host, 'user-agent': 'kube-probe/1.32' }, timeout: 10_000 }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => { body += d; });
+      res.on('end', () => ok({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('timeout', () => req.destroy(new Error('probe timed out')));
+    req.on('error', fail);
+    req.end();
+  });
 }

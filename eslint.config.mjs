@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.next/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**', 'bench/out/**', '.wmap/**', '**/*.tmp.ts'] },
+  { ignores: ['node_modules/**', '.next/**', 'dist/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**', 'bench/out/**', '.wmap/**', '**/*.tmp.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-// Entry point of the `wmap` command: loads the TypeScript CLI through tsx's loader.
-import { register } from 'tsx/esm/api';
+// The `wmap` command (bin/cli-run.mjs says which build of it runs).
+import { run } from './cli-run.mjs';
 
-register();
-const { main } = await import('../server/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await run('wmap');

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 const root = new URL('..', import.meta.url).pathname;
 const only = process.argv.slice(2); // optional suite names: typecheck lint unit e2e
 const want = (name) => only.length === 0 || only.includes(name);
+// The compiled CLI the tests and the browser tests' server run, (re)built when older than its sources.
+await (await import('./build-cli.mjs')).buildCliIfStale({ soft: true });
 const SKIP_DIRS = new Set(['node_modules', '.next', '.git', 'e2e', 'test-results', 'playwright-report', 'bench']);
 
 function findTests(dir, out = []) {

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
+// The compiled CLI, (re)built when missing or older than its sources; without it `wmap` runs through tsx.
+await (await import('./build-cli.mjs')).buildCliIfStale({ soft: true });
 
 if (!existsSync(join(root, '.next', 'BUILD_ID')) || args.includes('--rebuild')) {
   console.log('building the app (first start only)...');

@@ -1,0 +1,197 @@
+#!/usr/bin/env node
+// Builds the `wmap` command into dist/cli/ so that a command starts without compiling TypeScript
+// through tsx. Run by `npm install` (prepare), by `npm start` and `npm test` when the output is
+// stale, or by hand (`--force` rebuilds, `--if-possible` warns instead of failing).
+//
+// Outputs (bin/cli-run.mjs picks them):
+// - wmap.cjs: the whole CLI as one CommonJS file, run by bin/cli-loader.mjs with V8's code cache
+//   (Node 20 has no compile cache for ES modules; parsing and compiling is most of a short
+//   command's time, and a cached command starts in about half the time).
+// - version.mjs: `wmap --version` alone, a few KB: it answers before the big file would be read.
+// - catalog-cache.json: the catalog checked ahead by the bundled engine (server/cli/catalog-cache.ts).
+// - build-info.json: what it was built from, for the staleness check (bin/cli-build-state.mjs).
+//
+// What the bundle must keep working, and how:
+// - Modules find files next to their source through import.meta.url (the catalog, serve's ROOT, the
+//   worker pool's pool-worker.mjs, the Karta CRD): each module's import.meta.url is rewritten to the
+//   URL of its source file, relative to the bundle, so the same lookups land where they did.
+// - The simulated cluster loads its controllers and scenarios by computed URL (optionalImport); those
+//   calls become plain dynamic imports, so they are bundled instead of loading .ts files.
+// - @kubernetes/client-node is loaded only for KubeConfig (the one value the code imports from it);
+//   its index pulls the whole generated API (0.5 s), so KubeConfig is bundled from dist/config.js with
+//   the generated client's configuration helpers only. Any other runtime import from the package
+//   fails the build (no matching export), rather than silently slowing every command down.
+// - A few pure-JavaScript libraries are bundled (BUNDLED); every other package stays in node_modules.
+import { existsSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { BUILD_INFO, OUT_DIR, ROOT, cliBuildState } from '../bin/cli-build-state.mjs';
+
+const ENTRY = join(ROOT, 'server', 'cli', 'main.ts');
+const CATALOG_CACHE_ENTRY = join(ROOT, 'server', 'cli', 'catalog-cache.ts');
+const VERSION_ENTRY = join(ROOT, 'server', 'cli', 'version.ts');
+const CLIENT_NODE = join(ROOT, 'node_modules', '@kubernetes', 'client-node', 'dist');
+const NODE_MODULES = `${join('x', 'node_modules', 'x').slice(1, -1)}`;
+
+/** `import.meta.url` of a source module, from the bundle in OUT_DIR (a CommonJS one has __dirname instead). */
+function sourceUrlExpression(file, format) {
+  const rel = JSON.stringify(relative(OUT_DIR, file).split('\\').join('/'));
+  return format === 'cjs' ? `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${rel})).href` : `new URL(${rel}, import.meta.url).href`;
+}
+
+const OPTIONAL_IMPORT = /optionalImport<([^>]+)>\((['"])(\.[^'"]+)\2\)/g;
+
+/** Our own sources: import.meta.url pointed back at the source file; the sim's optional imports made static. */
+const sourcePlugin = {
+  name: 'wmap-sources',
+  setup(build) {
+    const format = build.initialOptions.format;
+    build.onLoad({ filter: /\.(ts|mts|mjs|js)$/ }, (args) => {
+      if (args.path.includes(NODE_MODULES)) return undefined;
+      let text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.url') && !text.includes('optionalImport')) return undefined;
+      const calls = [...text.matchAll(/optionalImport\s*(<[^>]*>)?\s*\(/g)].length;
+      const definitions = [...text.matchAll(/function\s+optionalImport\b/g)].length;
+      let rewritten = 0;
+      text = text.replace(OPTIONAL_IMPORT, (_m, type, q, path) => {
+        rewritten++;
+        return `(import(${q}${path}${q}) as Promise<${type}>)`;
+      });
+      if (calls - definitions !== rewritten) {
+        return { errors: [{ text: `${relative(ROOT, args.path)}: ${calls - definitions} optionalImport calls, ${rewritten} of the form optionalImport<T>('./literal') the build can make static` }] };
+      }
+      text = text.replaceAll('import.meta.url', sourceUrlExpression(args.path, format));
+      return { contents: text, loader: args.path.endsWith('ts') ? 'ts' : 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+/** Bare imports stay external, except @kubernetes/client-node, reduced to KubeConfig (see the top). */
+const packagesPlugin = {
+  name: 'wmap-packages',
+  setup(build) {
+    build.onResolve({ filter: /^@kubernetes\/client-node$/ }, (args) => {
+      if (args.importer.includes(NODE_MODULES)) return { path: args.path, external: true };
+      return { path: 'client-node', namespace: 'wmap-client-node' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'wmap-client-node' }, () => ({
+      contents: `export { KubeConfig } from ${JSON.stringify(join(CLIENT_NODE, 'config.js'))};`,
+      resolveDir: CLIENT_NODE,
+      loader: 'js',
+    }));
+    // config.js needs two helpers of the generated client, not its hundreds of API classes.
+    build.onResolve({ filter: /^\.\/gen\/index\.js$/ }, (args) => {
+      if (args.importer !== join(CLIENT_NODE, 'config.js')) return undefined;
+      return { path: 'gen', namespace: 'wmap-client-node-gen' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'wmap-client-node-gen' }, () => ({
+      contents: `export { createConfiguration } from './configuration.js';\nexport { ServerConfiguration } from './servers.js';`,
+      resolveDir: join(CLIENT_NODE, 'gen'),
+      loader: 'js',
+    }));
+    // config.js imports node-fetch for one Headers class (applyToFetchOptions, which nothing here
+    // calls), and node-fetch pulls whatwg-url and tr46's 260 KB table: native Headers instead, and
+    // a fetch that says so if anything ever calls it.
+    build.onResolve({ filter: /^node-fetch$/ }, (args) => (args.importer.startsWith(CLIENT_NODE) ? { path: 'node-fetch', namespace: 'wmap-no-node-fetch' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'wmap-no-node-fetch' }, () => ({
+      contents: "export class Headers { constructor(init) { return new globalThis.Headers(init); } }\nexport default function fetch() { throw new Error('node-fetch is not part of the compiled wmap CLI (scripts/build-cli.mjs)'); }",
+      loader: 'js',
+    }));
+    // client-node's own dependencies are bundled with it (fewer files to load at start); bare
+    // imports from our sources stay in node_modules.
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:') || args.namespace !== 'file' || args.importer.includes(NODE_MODULES)) return undefined;
+      if (BUNDLED.has(packageOf(args.path))) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+/**
+ * Pure-JavaScript libraries the one-shot commands load, bundled instead of loaded from node_modules:
+ * Node's ESM loader costs about a millisecond per file it resolves and reads (zod alone is ~80 files,
+ * 80 ms cold), while bundled code is one file whose functions V8 compiles when first called. Only
+ * libraries without native parts, worker files or paths of their own; everything else (next, react,
+ * prom-client, openid-client, tsx) stays in node_modules.
+ */
+const BUNDLED = new Set(['yaml', 'zod', 'commander', 'jsonpath-plus', '@marcbachmann/cel-js', 're2js', 'diff', 'pino', 'pino-pretty']);
+
+function packageOf(spec) {
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+const COMMON = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  // Less to read and hash at every start; identifiers kept, so messages and stacks stay readable.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [sourcePlugin, packagesPlugin],
+};
+
+export async function buildCli() {
+  const esbuild = await import('esbuild');
+  const started = Date.now();
+  rmSync(OUT_DIR, { recursive: true, force: true });
+  mkdirSync(OUT_DIR, { recursive: true });
+  // Ties the shipped catalog cache and the code caches to this build (catalog-cache.ts, cli-loader.mjs).
+  const buildId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
+  const define = { __WMAP_BUILD_ID__: JSON.stringify(buildId) };
+  const [cli, version] = await Promise.all([
+    esbuild.build({ ...COMMON, entryPoints: { wmap: ENTRY, 'catalog-cache-writer': CATALOG_CACHE_ENTRY }, outdir: OUT_DIR, outExtension: { '.js': '.cjs' }, format: 'cjs', define }),
+    // yaml only for `version -o yaml`, which the full CLI answers: left out of the small file.
+    esbuild.build({ ...COMMON, entryPoints: { version: VERSION_ENTRY }, outdir: OUT_DIR, outExtension: { '.js': '.mjs' }, format: 'esm', define, external: ['yaml'] }),
+  ]);
+  // The checked form of every catalog file, by the engine just bundled: commands then parse no YAML.
+  const writer = join(OUT_DIR, 'catalog-cache-writer.cjs');
+  const cached = createRequire(import.meta.url)(writer).writeCatalogCache(join(OUT_DIR, 'catalog-cache.json'));
+  for (const f of [writer, `${writer}.map`]) rmSync(f, { force: true });
+  const inputs = new Set();
+  for (const r of [cli, version]) for (const p of Object.keys(r.metafile.inputs)) if (!p.includes(':')) inputs.add(relative(ROOT, resolve(ROOT, p)));
+  // What the bundle holds, for whoever wonders why a command loads what it loads (esbuild's analyzer reads it).
+  writeFileSync(join(OUT_DIR, 'metafile.json'), JSON.stringify(cli.metafile));
+  writeFileSync(BUILD_INFO, JSON.stringify({ buildId, builtAt: Date.now(), node: process.version, inputs: [...inputs].sort() }, null, 1));
+  return { ms: Date.now() - started, inputs: inputs.size, cached };
+}
+
+/**
+ * Builds when the output is missing or older than a source it was built from, and says why. `soft`:
+ * a failed build is a warning (the CLI then runs from its sources through tsx), for the commands
+ * that only want it current (npm start, npm test, npm install).
+ */
+export async function buildCliIfStale({ force = false, quiet = false, soft = false } = {}) {
+  const state = cliBuildState();
+  if (!force && state.current) return { built: false, reason: 'current' };
+  if (!existsSync(join(ROOT, 'node_modules', 'esbuild'))) {
+    if (!quiet) console.error('wmap: esbuild is not installed; the CLI keeps running through tsx');
+    return { built: false, reason: 'no esbuild' };
+  }
+  if (!quiet) console.error(`building the wmap CLI (${force ? 'forced' : state.reason})...`);
+  try {
+    const r = await buildCli();
+    if (!quiet) console.error(`built dist/cli in ${r.ms} ms from ${r.inputs} files (${r.cached} catalog files checked ahead)`);
+  } catch (e) {
+    if (!soft) throw e;
+    console.error(`wmap: the CLI build failed (${e instanceof Error ? e.message : String(e)}); it keeps running from its TypeScript sources through tsx`);
+    return { built: false, reason: 'failed' };
+  }
+  return { built: true, reason: force ? 'forced' : state.reason };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    // `npm install` (--if-possible) must not fail for it: the CLI then runs through tsx, slower. A build by hand does.
+    await buildCliIfStale({ force: process.argv.includes('--force'), soft: process.argv.includes('--if-possible') });
+  } catch (e) {
+    console.error(`wmap: the CLI build failed: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  }
+}
+

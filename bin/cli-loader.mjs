@@ -38,7 +38,8 @@ export async function runBundle({ bundle, buildId, argv, name }) {
       cachedData = undefined;
     }
   }
-  const source = readFileSync(bundle, 'utf8');
+  // ASCII only (scripts/build-cli.mjs makes it so): Latin-1 is a plain copy of the bytes, UTF-8 a decode.
+  const source = readFileSync(bundle, 'latin1');
   // The CommonJS wrapper Node itself puts around a module; dynamic import() of packages goes to Node's own loader.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundle,

@@ -4,140 +4,152 @@
  */
 import { z } from 'zod';
 
-const expr = z.string();
-const gvk = z.strictObject({ group: z.string().optional(), version: z.string().optional(), kind: z.string().optional() });
+/**
+ * Built on first use, not when the module loads: a one-shot command that reads checked definitions
+ * (the CLI's catalog cache) never validates one, and building the schema costs a few milliseconds.
+ */
+function buildDefinitionSchema() {
+  const expr = z.string();
+  const gvk = z.strictObject({ group: z.string().optional(), version: z.string().optional(), kind: z.string().optional() });
 
-const fragmented = z.strictObject({
-  schedulerNamePath: expr.optional(),
-  labelsPath: expr.optional(),
-  annotationsPath: expr.optional(),
-  resourcesPath: expr.optional(),
-  resourceClaimsPath: expr.optional(),
-  podAffinityPath: expr.optional(),
-  nodeAffinityPath: expr.optional(),
-  containersPath: expr.optional(),
-  containerPath: expr.optional(),
-  priorityClassNamePath: expr.optional(),
-  imagePath: expr.optional(),
-});
+  const fragmented = z.strictObject({
+    schedulerNamePath: expr.optional(),
+    labelsPath: expr.optional(),
+    annotationsPath: expr.optional(),
+    resourcesPath: expr.optional(),
+    resourceClaimsPath: expr.optional(),
+    podAffinityPath: expr.optional(),
+    nodeAffinityPath: expr.optional(),
+    containersPath: expr.optional(),
+    containerPath: expr.optional(),
+    priorityClassNamePath: expr.optional(),
+    imagePath: expr.optional(),
+  });
 
-const specDefinition = z.strictObject({
-  podTemplateSpecPath: expr.optional(),
-  podSpecPath: expr.optional(),
-  metadataPath: expr.optional(),
-  fragmentedPodSpecDefinition: fragmented.optional(),
-});
+  const specDefinition = z.strictObject({
+    podTemplateSpecPath: expr.optional(),
+    podSpecPath: expr.optional(),
+    metadataPath: expr.optional(),
+    fragmentedPodSpecDefinition: fragmented.optional(),
+  });
 
-const scaleDefinition = z.strictObject({
-  replicasPath: expr.optional(),
-  minReplicasPath: expr.optional(),
-  maxReplicasPath: expr.optional(),
-});
+  const scaleDefinition = z.strictObject({
+    replicasPath: expr.optional(),
+    minReplicasPath: expr.optional(),
+    maxReplicasPath: expr.optional(),
+  });
 
-const podSelector = z.strictObject({
-  componentTypeSelector: z
-    .strictObject({ keyPath: expr.optional(), value: z.string().optional(), matchLabels: z.record(z.string(), z.string()).optional() })
-    .optional(),
-  componentInstanceSelector: z.strictObject({ idPath: expr }).optional(),
-  replicaSelector: z.strictObject({ keyPath: expr }).optional(),
-});
+  const podSelector = z.strictObject({
+    componentTypeSelector: z
+      .strictObject({ keyPath: expr.optional(), value: z.string().optional(), matchLabels: z.record(z.string(), z.string()).optional() })
+      .optional(),
+    componentInstanceSelector: z.strictObject({ idPath: expr }).optional(),
+    replicaSelector: z.strictObject({ keyPath: expr }).optional(),
+  });
 
-const matcher = z.strictObject({
-  byPhase: z.string().optional(),
-  byConditions: z
-    .array(z.strictObject({ type: z.string(), status: z.string().optional(), reason: z.string().optional() }))
-    .optional(),
-  byExpression: z
-    .strictObject({ expression: expr, expectedResult: z.string(), language: z.enum(['jq', 'cel']).optional() })
-    .optional(),
-});
+  const matcher = z.strictObject({
+    byPhase: z.string().optional(),
+    byConditions: z
+      .array(z.strictObject({ type: z.string(), status: z.string().optional(), reason: z.string().optional() }))
+      .optional(),
+    byExpression: z
+      .strictObject({ expression: expr, expectedResult: z.string(), language: z.enum(['jq', 'cel']).optional() })
+      .optional(),
+  });
 
-const statusDefinition = z.strictObject({
-  phaseDefinition: z.strictObject({ path: expr }).optional(),
-  conditionsDefinition: z
-    .strictObject({
-      path: expr,
-      typeFieldName: z.string().optional(),
-      statusFieldName: z.string().optional(),
-      messageFieldName: z.string().nullable().optional(),
-      reasonFieldName: z.string().nullable().optional(),
-    })
-    .optional(),
-  statusMappings: z.strictObject({
-    initializing: z.array(matcher).optional(),
-    running: z.array(matcher).optional(),
-    completed: z.array(matcher).optional(),
-    failed: z.array(matcher).optional(),
-    degraded: z.array(matcher).optional(),
-    suspended: z.array(matcher).optional(),
-    suspending: z.array(matcher).optional(),
-    resuming: z.array(matcher).optional(),
-  }),
-});
-
-const suspendAction = z.strictObject({ path: expr, value: z.string() });
-
-const component = z.strictObject({
-  name: z.string(),
-  kind: gvk.optional(),
-  ownerRef: z.string().optional(),
-  specDefinition: specDefinition.optional(),
-  scaleDefinition: scaleDefinition.optional(),
-  statusDefinition: statusDefinition.optional(),
-  instanceIdPath: expr.optional(),
-  podSelector: podSelector.optional(),
-  suspendDefinition: z.strictObject({ suspendActions: z.array(suspendAction).min(1), resumeActions: z.array(suspendAction).min(1) }).optional(),
-});
-
-const topology = z.strictObject({
-  topologyName: z.string().optional(),
-  preferredTopologyLevel: z.string().optional(),
-  requiredTopologyLevel: z.string().optional(),
-});
-
-const gangScheduling = z.strictObject({
-  podGroups: z
-    .array(
-      z.strictObject({
-        name: z.string(),
-        members: z.array(
-          z.strictObject({
-            componentName: z.string(),
-            groupByKeyPaths: z.array(expr).optional(),
-            filters: z.array(expr).optional(),
-          }),
-        ),
-      }),
-    )
-    .optional(),
-  podGroup: z
-    .strictObject({
-      name: z.string(),
-      subGroups: z.array(z.strictObject({ componentName: z.string(), topology: topology.optional() })).optional(),
-      topology: topology.optional(),
-    })
-    .optional(),
-});
-
-export const definitionSchema = z.object({
-  apiVersion: z.enum(['run.ai/v1alpha1', 'optimization.nvidia.com/v1alpha1']),
-  kind: z.enum(['Karta', 'ResourceInterface']),
-  // Metadata and status are Kubernetes envelope fields; only the name is ours to require.
-  metadata: z.looseObject({
-    name: z.string().min(1),
-    labels: z.record(z.string(), z.string()).optional(),
-    annotations: z.record(z.string(), z.string()).optional(),
-  }),
-  spec: z.strictObject({
-    structureDefinition: z.strictObject({
-      rootComponent: component,
-      childComponents: z.array(component).optional(),
-      additionalChildKinds: z.array(z.strictObject({ group: z.string(), version: z.string(), kind: z.string() })).optional(),
+  const statusDefinition = z.strictObject({
+    phaseDefinition: z.strictObject({ path: expr }).optional(),
+    conditionsDefinition: z
+      .strictObject({
+        path: expr,
+        typeFieldName: z.string().optional(),
+        statusFieldName: z.string().optional(),
+        messageFieldName: z.string().nullable().optional(),
+        reasonFieldName: z.string().nullable().optional(),
+      })
+      .optional(),
+    statusMappings: z.strictObject({
+      initializing: z.array(matcher).optional(),
+      running: z.array(matcher).optional(),
+      completed: z.array(matcher).optional(),
+      failed: z.array(matcher).optional(),
+      degraded: z.array(matcher).optional(),
+      suspended: z.array(matcher).optional(),
+      suspending: z.array(matcher).optional(),
+      resuming: z.array(matcher).optional(),
     }),
-    optimizationInstructions: z.strictObject({ gangScheduling: gangScheduling.optional() }).optional(),
-  }),
-  status: z.unknown().optional(),
-});
+  });
+
+  const suspendAction = z.strictObject({ path: expr, value: z.string() });
+
+  const component = z.strictObject({
+    name: z.string(),
+    kind: gvk.optional(),
+    ownerRef: z.string().optional(),
+    specDefinition: specDefinition.optional(),
+    scaleDefinition: scaleDefinition.optional(),
+    statusDefinition: statusDefinition.optional(),
+    instanceIdPath: expr.optional(),
+    podSelector: podSelector.optional(),
+    suspendDefinition: z.strictObject({ suspendActions: z.array(suspendAction).min(1), resumeActions: z.array(suspendAction).min(1) }).optional(),
+  });
+
+  const topology = z.strictObject({
+    topologyName: z.string().optional(),
+    preferredTopologyLevel: z.string().optional(),
+    requiredTopologyLevel: z.string().optional(),
+  });
+
+  const gangScheduling = z.strictObject({
+    podGroups: z
+      .array(
+        z.strictObject({
+          name: z.string(),
+          members: z.array(
+            z.strictObject({
+              componentName: z.string(),
+              groupByKeyPaths: z.array(expr).optional(),
+              filters: z.array(expr).optional(),
+            }),
+          ),
+        }),
+      )
+      .optional(),
+    podGroup: z
+      .strictObject({
+        name: z.string(),
+        subGroups: z.array(z.strictObject({ componentName: z.string(), topology: topology.optional() })).optional(),
+        topology: topology.optional(),
+      })
+      .optional(),
+  });
+
+  return z.object({
+    apiVersion: z.enum(['run.ai/v1alpha1', 'optimization.nvidia.com/v1alpha1']),
+    kind: z.enum(['Karta', 'ResourceInterface']),
+    // Metadata and status are Kubernetes envelope fields; only the name is ours to require.
+    metadata: z.looseObject({
+      name: z.string().min(1),
+      labels: z.record(z.string(), z.string()).optional(),
+      annotations: z.record(z.string(), z.string()).optional(),
+    }),
+    spec: z.strictObject({
+      structureDefinition: z.strictObject({
+        rootComponent: component,
+        childComponents: z.array(component).optional(),
+        additionalChildKinds: z.array(z.strictObject({ group: z.string(), version: z.string(), kind: z.string() })).optional(),
+      }),
+      optimizationInstructions: z.strictObject({ gangScheduling: gangScheduling.optional() }).optional(),
+    }),
+    status: z.unknown().optional(),
+  });
+}
+
+let schema: ReturnType<typeof buildDefinitionSchema> | undefined;
+function definitionSchema(): ReturnType<typeof buildDefinitionSchema> {
+  schema ??= buildDefinitionSchema();
+  return schema;
+}
 
 /** `['spec','structureDefinition','childComponents',1,'name']` → `spec.structureDefinition.childComponents[1].name`. */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
@@ -158,7 +170,7 @@ export interface SchemaProblem {
 }
 
 export function checkSchema(doc: unknown): SchemaProblem[] {
-  const r = definitionSchema.safeParse(doc, { reportInput: true });
+  const r = definitionSchema().safeParse(doc, { reportInput: true });
   if (r.success) return [];
   const problems: SchemaProblem[] = [];
   for (const issue of r.error.issues) {

@@ -2,13 +2,11 @@
  * NVIDIA NIM operator (apps.nvidia.com/v1alpha1): NIMService → ServiceAccount, Role, RoleBinding, Service
  * (port 8000 `api`), HPA when scaling is enabled, and either a Deployment `<name>` (container
  * `<name>-ctr`) or, multi-node, a LeaderWorkerSet `<name>-lws` (size = pipeline parallelism); all with the
- * `app.kubernetes.io/*` labels of the operator. NIMCache → PVC `<cache>-pvc` + a caching Job; a
+ * `app.kubernetes.io/*` labels of the operator. NIMCache: see nimcache.ts; a
  * NIMService waits (NotReady, NIMCacheNotReady) for its cache and fails when the cache is missing.
  * Status: state Pending → NotReady → Ready (or Failed), Ready/Failed conditions, availableReplicas, model.
  */
 
-import { isJobFinished } from './job.ts';
-import type { JobStatus } from './job.ts';
 import { ctrlRef, getCondition, mergeMaps, setCondition } from './meta.ts';
 import { SIM } from './pods.ts';
 import type { Controller, Runtime } from './runtime.ts';
@@ -222,71 +220,5 @@ export class NIMServiceController implements Controller {
   }
 }
 
-export interface NIMCacheSpec {
-  source?: { ngc?: { modelPuller?: string; pullSecret?: string; authSecret?: string; model?: Record<string, unknown> } };
-  storage?: { pvc?: { create?: boolean; name?: string; size?: string; storageClass?: string; volumeAccessMode?: string } };
-  resources?: { cpu?: string; memory?: string };
-  nodeSelector?: StringMap;
-}
-
-export class NIMCacheController implements Controller {
-  readonly name = 'nimcache';
-  readonly primary = 'apps.nvidia.com/NIMCache';
-  readonly priority = 2;
-  readonly owns = ['batch/Job'];
-
-  reconcile(rt: Runtime, ns: string, name: string): void {
-    const cache = rt.get('apps.nvidia.com/v1alpha1', 'NIMCache', ns, name);
-    if (!cache || cache.metadata.deletionTimestamp) return;
-    const spec = cache.spec as NIMCacheSpec;
-    const now = rt.now();
-    const labels = { 'app.kubernetes.io/name': name, 'app.kubernetes.io/managed-by': 'k8s-nim-operator', 'app.kubernetes.io/part-of': 'nim-cache' };
-    const pvcName = spec.storage?.pvc?.name ?? `${name}-pvc`;
-    rt.ensure({
-      apiVersion: 'v1',
-      kind: 'PersistentVolumeClaim',
-      metadata: { name: pvcName, namespace: ns, labels, ownerReferences: [ctrlRef(cache)] },
-      spec: { accessModes: [spec.storage?.pvc?.volumeAccessMode ?? 'ReadWriteOnce'], resources: { requests: { storage: spec.storage?.pvc?.size ?? '50Gi' } }, ...(spec.storage?.pvc?.storageClass ? { storageClassName: spec.storage.pvc.storageClass } : {}) },
-      status: { phase: 'Bound', accessModes: [spec.storage?.pvc?.volumeAccessMode ?? 'ReadWriteOnce'], capacity: { storage: spec.storage?.pvc?.size ?? '50Gi' } },
-    });
-    const ann = pick(cache.metadata.annotations, [SIM.duration, SIM.exitCode, SIM.startup]) ?? { [SIM.duration]: '2m' };
-    const job = rt.ensure<KubeObject>({
-      apiVersion: 'batch/v1',
-      kind: 'Job',
-      metadata: { name: `${name}-job`, namespace: ns, labels, ownerReferences: [ctrlRef(cache)] },
-      spec: {
-        backoffLimit: 5,
-        activeDeadlineSeconds: 3600,
-        template: {
-          metadata: { labels: { ...labels, 'app': `k8s-nim-operator-${name}` }, annotations: ann },
-          spec: {
-            restartPolicy: 'Never',
-            ...(spec.nodeSelector ? { nodeSelector: spec.nodeSelector } : {}),
-            containers: [
-              {
-                name: 'nim-cache',
-                image: spec.source?.ngc?.modelPuller ?? 'nvcr.io/nim/meta/llama-3.1-8b-instruct:1.3.3',
-                command: ['download-to-cache'],
-                env: [{ name: 'NIM_CACHE_PATH', value: '/model-store' }, { name: 'NGC_API_KEY', valueFrom: { secretKeyRef: { name: spec.source?.ngc?.authSecret ?? 'ngc-api-secret', key: 'NGC_API_KEY' } } }],
-                resources: { limits: { cpu: spec.resources?.cpu ?? '500m', memory: spec.resources?.memory ?? '6Gi' }, requests: { cpu: spec.resources?.cpu ?? '500m', memory: spec.resources?.memory ?? '6Gi' } },
-                volumeMounts: [{ name: 'nim-cache-volume', mountPath: '/model-store' }],
-              },
-            ],
-            volumes: [{ name: 'nim-cache-volume', persistentVolumeClaim: { claimName: pvcName } }],
-          },
-        },
-      },
-    });
-    const js = (job.status ?? {}) as JobStatus;
-    const fin = isJobFinished(job);
-    const state = fin === 'Complete' ? 'Ready' : fin === 'Failed' ? 'Failed' : (js.active ?? 0) > 0 && (js.ready ?? 0) > 0 ? 'InProgress' : js.startTime ? 'Started' : 'PVC-Created';
-    const prev = (cache.status ?? {}) as { conditions?: Condition[] };
-    let conds = prev.conditions;
-    conds = setCondition(conds, { type: 'NIM_CACHE_PVC_CREATED', status: 'True', reason: 'PVCCreated', message: 'The PVC has been created for caching NIM model' }, now);
-    if (state !== 'PVC-Created') conds = setCondition(conds, { type: 'NIM_CACHE_JOB_CREATED', status: 'True', reason: 'JobCreated', message: 'The Job to cache NIM has been created' }, now);
-    if (state === 'InProgress' || state === 'Ready') conds = setCondition(conds, { type: 'NIM_CACHE_JOB_PENDING', status: 'False', reason: 'JobRunning', message: 'The Job to cache NIM is in progress' }, now);
-    if (state === 'Ready') conds = setCondition(conds, { type: 'NIM_CACHE_JOB_COMPLETED', status: 'True', reason: 'JobCompleted', message: 'The Job to cache NIM has successfully completed' }, now);
-    if (state === 'Failed') conds = setCondition(conds, { type: 'NIM_CACHE_JOB_FAILED', status: 'True', reason: 'JobFailed', message: 'The Job to cache NIM has failed' }, now);
-    rt.setStatus(cache, { state, pvc: pvcName, conditions: conds, ...(state === 'Ready' ? { profiles: [{ name: 'tensorrt_llm-h100-fp8-tp1-throughput', model: 'meta/llama-3.1-8b-instruct', release: '1.3.3', config: { gpu: 'H100', precision: 'fp8', tp: '1' } }] } : {}) });
-  }
-}
+// The NIMCache controller lives in its own module; operators.ts imports it from here.
+export { NIMCacheController } from './nimcache.ts';

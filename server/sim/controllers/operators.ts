@@ -9,16 +9,16 @@ import { LeaderWorkerSetController } from './leaderworkerset.ts';
 import { MilvusController } from './milvus.ts';
 import { MPIJobController } from './mpijob.ts';
 import { NIMCacheController, NIMServiceController } from './nimservice.ts';
-import { PyTorchJobController } from './pytorchjob.ts';
 import { RayClusterController } from './raycluster.ts';
 import { RayJobController } from './rayjob.ts';
 import { RayServiceController } from './rayservice.ts';
 import type { Controller } from './runtime.ts';
+import { trainingOperatorControllers } from './training-frameworks.ts';
 
 export function operatorControllers(): Controller[] {
   return [
     new JobSetController(),
-    new PyTorchJobController(),
+    ...trainingOperatorControllers(),
     new MPIJobController(),
     new RayClusterController(),
     new RayJobController(),

@@ -251,6 +251,15 @@ export function frameworkCrds(options: { karta?: KartaCrdVariant } = {}): KubeOb
       group: 'kubeflow.org', kind: 'PyTorchJob', plural: 'pytorchjobs',
       versions: [{ name: 'v1', columns: [{ name: 'State', type: 'string', jsonPath: '.status.conditions[-1:].type' }, age], scale: { specReplicasPath: '.spec.pytorchReplicaSpecs.Worker.replicas', statusReplicasPath: '.status.replicaStatuses.Worker.active', labelSelectorPath: '.status.replicaStatuses.Worker.selector' } }],
     }),
+    // The other kinds of the training operator v1 (manifests/base/crds of release-1.9): the State column,
+    // no short names; JAXJob and PaddleJob scale their Workers, TFJob and XGBoostJob have no scale subresource.
+    ...(['TFJob', 'XGBoostJob', 'JAXJob', 'PaddleJob'] as const).map((kind) => {
+      const field = { TFJob: 'tfReplicaSpecs', XGBoostJob: 'xgbReplicaSpecs', JAXJob: 'jaxReplicaSpecs', PaddleJob: 'paddleReplicaSpecs' }[kind];
+      const scale = kind === 'JAXJob' || kind === 'PaddleJob'
+        ? { specReplicasPath: `.spec.${field}.Worker.replicas`, statusReplicasPath: '.status.replicaStatuses.Worker.active', labelSelectorPath: '.status.replicaStatuses.Worker.selector' }
+        : undefined;
+      return crd({ group: 'kubeflow.org', kind, plural: `${kind.toLowerCase()}s`, versions: [{ name: 'v1', columns: [{ name: 'State', type: 'string', jsonPath: '.status.conditions[-1:].type' }, age], ...(scale ? { scale } : {}) }] });
+    }),
     crd({ group: 'kubeflow.org', kind: 'MPIJob', plural: 'mpijobs', versions: [{ name: 'v2beta1' }] }),
     crd({ group: 'ray.io', kind: 'RayCluster', plural: 'rayclusters', categories: ['all'], versions: [{ name: 'v1', storage: true, columns: rayClusterColumns }, { name: 'v1alpha1', storage: false, columns: rayClusterColumns, deprecated: true }] }),
     crd({ group: 'ray.io', kind: 'RayJob', plural: 'rayjobs', categories: ['all'], versions: [{ name: 'v1', storage: true, columns: rayJobColumns }, { name: 'v1alpha1', storage: false, columns: rayJobColumns, deprecated: true }] }),

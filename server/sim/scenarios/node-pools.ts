@@ -111,7 +111,8 @@ export function nodeObject(type: NodeType, i: number, seq: number, options: { ta
         'node.kubernetes.io/instance-type': s.instanceType,
         'topology.kubernetes.io/region': 'us-east-1',
         'topology.kubernetes.io/zone': ZONES[seq % ZONES.length],
-        ...(hasGpu ? { 'nvidia.com/gpu.present': 'true', 'nvidia.com/gpu.deploy.driver': 'true', 'nvidia.com/cuda.driver.major': '570' } : {}),
+        // Node Feature Discovery's PCI vendor label (10de = NVIDIA), which the NIM operator's cache pods select by default.
+        ...(hasGpu ? { 'feature.node.kubernetes.io/pci-10de.present': 'true', 'nvidia.com/gpu.present': 'true', 'nvidia.com/gpu.deploy.driver': 'true', 'nvidia.com/cuda.driver.major': '570' } : {}),
         ...s.labels,
       },
       annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { catalogDir, catalogFiles } from './files.ts';
-import { compileDefinition, loadDefinitionsFromText, type CompiledDefinition, type EngineError, type LoadedDefinition } from '../engine/index.ts';
+import { compileDefinition, loadDefinitionsFromText, type CompileOptions, type CompiledDefinition, type EngineError, type LoadedDefinition } from '../engine/index.ts';
 
 export interface CatalogEntry {
   name: string;
@@ -29,9 +29,9 @@ export function loadCatalogFile(file: string): CatalogEntry[] {
  * The entries of one catalog file from its loaded definitions (compiled here): what loadCatalogFile
  * does after parsing, for callers that have the loaded form already (the CLI's cache of it).
  */
-export function catalogEntriesOf(file: string, { definitions, errors }: { definitions: LoadedDefinition[]; errors: EngineError[] }): CatalogEntry[] {
+export function catalogEntriesOf(file: string, { definitions, errors }: { definitions: LoadedDefinition[]; errors: EngineError[] }, options: CompileOptions = {}): CatalogEntry[] {
   const out: CatalogEntry[] = definitions.map((loaded) => {
-    const { compiled, errors: cerr } = compileDefinition(loaded);
+    const { compiled, errors: cerr } = compileDefinition(loaded, options);
     const k = loaded.definition?.spec.structureDefinition.rootComponent.kind ?? {};
     return {
       name: loaded.name,

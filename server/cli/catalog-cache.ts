@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { catalogDir, catalogEntriesOf, catalogFiles, type CatalogEntry } from '../catalog/index.ts';
-import { loadDefinitionsFromText, type EngineError, type LoadedDefinition } from '../engine/index.ts';
+import { compileDefinition, loadDefinitionsFromText, type EngineError, type LoadedDefinition } from '../engine/index.ts';
 import { kindsOfDefinition } from '../workloads/definitions.ts';
 
 /** Set by the build (scripts/build-cli.mjs `define`); undefined when running from the sources. */
@@ -21,6 +21,8 @@ interface CachedFile {
   hash: string;
   definitions: LoadedDefinition[];
   errors: EngineError[];
+  /** Every definition of the file compiled without errors in the build: commands may defer its expressions. */
+  compiles?: boolean;
 }
 
 export interface CatalogCache {
@@ -107,7 +109,7 @@ export function lazyCatalog(o: { dir?: string; cache?: CatalogCache | null } = {
       for (const f of files) {
         // A broken file (no definitions) has nothing to serve; it is listed only when all are asked for.
         if (kinds && !f.definitions.some((d) => kinds.has(rootKindOf(d) ?? ''))) continue;
-        f.entries ??= catalogEntriesOf(f.file, f);
+        f.entries ??= catalogEntriesOf(f.file, f, { checked: f.compiles === true });
         out.push(...(kinds ? f.entries.filter((e) => kinds.has(rootKindOf(e.loaded) ?? '')) : f.entries));
       }
       return out;
@@ -120,7 +122,9 @@ export function buildCatalogCache(buildId: string, dir = catalogDir()): CatalogC
   const files: Record<string, CachedFile> = {};
   for (const file of catalogFiles(dir)) {
     const text = readFileSync(file, 'utf8');
-    files[file] = { hash: contentHash(text), ...loadDefinitionsFromText(text, file, 'catalog') };
+    const loaded = loadDefinitionsFromText(text, file, 'catalog');
+    const compiles = loaded.errors.length === 0 && loaded.definitions.every((d) => compileDefinition(d).errors.length === 0);
+    files[file] = { hash: contentHash(text), ...loaded, compiles };
   }
   return { buildId, files };
 }

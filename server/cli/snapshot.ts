@@ -205,6 +205,19 @@ export async function readSnapshot(flags: SnapshotFlags, scope: SnapshotScope, o
   }
 }
 
+/**
+ * The kinds a read lists: the definition kinds and what the needed definitions mention, with the core
+ * kinds. One workload needs no core kind but pods (its owner kinds come along after) and the nodes its
+ * pods run on, not every node (read by name).
+ */
+function wantedKinds(catalog: LazyCatalog, neededRoots: ReadonlySet<string> | null, oneWorkload: boolean): Map<string, string | undefined> {
+  const wanted = new Map<string, string | undefined>(oneWorkload ? [[POD_GK, 'v1']] : CORE_KINDS);
+  for (const gk of DEFINITION_KINDS) wanted.set(gk, undefined);
+  for (const [gk, v] of catalog.mentionedKindsOf(neededRoots)) if (!wanted.has(gk)) wanted.set(gk, v);
+  for (const gk of NEVER_WATCHED) wanted.delete(gk);
+  return wanted;
+}
+
 async function read(config: ClusterConfig, kc: KubeConfig, d: Discovered, rediscover: () => Promise<boolean>, namespace: string, all: boolean, chunk: number, signal: AbortSignal, scope: SnapshotScope, catalog: LazyCatalog, gpuResources: readonly string[] | undefined): Promise<Snapshot> {
   const failures = new Map<string, KindFailure>();
   const notes: string[] = [];
@@ -217,34 +230,6 @@ async function read(config: ClusterConfig, kc: KubeConfig, d: Discovered, redisc
   let rootResource: ServedResource | null = null;
   /** Root kinds whose definitions are needed; null: every root kind that turns out to have objects. */
   let neededRoots: Set<string> | null = null;
-
-  if ('kind' in scope) {
-    const named = () => [...kindsNamed(scope.kind, d.resources)].map((gk) => pickResource(d, gk)).filter((r): r is ServedResource => !!r);
-    let candidates = named();
-    if (candidates.length === 0 && (await rediscover())) candidates = named();
-    if (candidates.length === 0) throw new UsageError(`the server doesn't have a resource type "${scope.kind}"`);
-    rootResource = candidates[0];
-    const ns = (r: ServedResource) => (r.namespaced ? namespace : undefined);
-    if (scope.name !== undefined) {
-      const found = await Promise.all(candidates.map(async (r) => {
-        try {
-          return [trimObject({ apiVersion: r.group ? `${r.group}/${r.version}` : r.version, kind: r.kind, ...(await getJson<ClusterObject>(kc, `${resourcePath(r, ns(r))}/${encodeURIComponent(scope.name!)}`, signal)) }) as KubeObject];
-        } catch (e) {
-          if (e instanceof ApiError && e.status === 404) return [];
-          if (e instanceof ApiError && e.status === 403) throw new ServerError('Forbidden', e.message);
-          throw e;
-        }
-      }));
-      roots = found.flat();
-      if (roots.length === 0) throw notFound(resourceName(rootResource), scope.name);
-      if (roots.length > 1) throw new UsageError(`${scope.kind}/${scope.name} is ambiguous in namespace ${namespace}: ${roots.map((o) => `${kindRef(String(o.kind), String(o.apiVersion)).toLowerCase()}/${scope.name}`).join(', ')}; name the kind with its group`);
-      // The owners above it decide whose workload it is (a RayCluster of a RayJob is the RayJob's).
-      chain = await ownerChain(kc, d, roots[0], signal);
-      neededRoots = new Set([roots[0], ...chain].map(groupKindOf));
-    } else {
-      neededRoots = new Set(candidates.map((r) => `${r.group}/${r.kind}`));
-    }
-  }
 
   // Which namespaces a namespaced kind is listed in: null = cluster-wide.
   let namespacesForFallback: string[] | null = null;
@@ -306,19 +291,47 @@ async function read(config: ClusterConfig, kc: KubeConfig, d: Discovered, redisc
     }
   };
 
-  // The definition kinds and what the needed definitions mention, with the core kinds. One workload
-  // needs no core kind but pods (its owner kinds come along below) and the nodes its pods run on,
-  // not every node (read by name below).
+  let early: Promise<unknown> = Promise.resolve();
+  if ('kind' in scope) {
+    const named = () => [...kindsNamed(scope.kind, d.resources)].map((gk) => pickResource(d, gk)).filter((r): r is ServedResource => !!r);
+    let candidates = named();
+    if (candidates.length === 0 && (await rediscover())) candidates = named();
+    if (candidates.length === 0) throw new UsageError(`the server doesn't have a resource type "${scope.kind}"`);
+    rootResource = candidates[0];
+    const ns = (r: ServedResource) => (r.namespaced ? namespace : undefined);
+    if (scope.name !== undefined) {
+      // Whatever the object turns out to own, its pods, the definition kinds and the kinds its kind's
+      // definitions mention are read: asked for now, while the object itself is read (one round trip
+      // less). Its own kind is not listed: the object is read by name.
+      for (const r of candidates) planned.add(`${r.group}/${r.kind}`);
+      early = Promise.all([...wantedKinds(catalog, new Set(candidates.map((r) => `${r.group}/${r.kind}`)), true)].map(([gk, v]) => listKind(gk, v)));
+      // Awaited below; a read that fails first (NotFound) leaves it to settle unobserved.
+      early.catch(() => undefined);
+      const found = await Promise.all(candidates.map(async (r) => {
+        try {
+          return [trimObject({ apiVersion: r.group ? `${r.group}/${r.version}` : r.version, kind: r.kind, ...(await getJson<ClusterObject>(kc, `${resourcePath(r, ns(r))}/${encodeURIComponent(scope.name!)}`, signal)) }) as KubeObject];
+        } catch (e) {
+          if (e instanceof ApiError && e.status === 404) return [];
+          if (e instanceof ApiError && e.status === 403) throw new ServerError('Forbidden', e.message);
+          throw e;
+        }
+      }));
+      roots = found.flat();
+      if (roots.length === 0) throw notFound(resourceName(rootResource), scope.name);
+      if (roots.length > 1) throw new UsageError(`${scope.kind}/${scope.name} is ambiguous in namespace ${namespace}: ${roots.map((o) => `${kindRef(String(o.kind), String(o.apiVersion)).toLowerCase()}/${scope.name}`).join(', ')}; name the kind with its group`);
+      // The owners above it decide whose workload it is (a RayCluster of a RayJob is the RayJob's).
+      chain = await ownerChain(kc, d, roots[0], signal);
+      neededRoots = new Set([roots[0], ...chain].map(groupKindOf));
+    } else {
+      neededRoots = new Set(candidates.map((r) => `${r.group}/${r.kind}`));
+    }
+  }
+
   const oneWorkload = roots.length > 0;
-  const wanted = new Map<string, string | undefined>(oneWorkload ? [[POD_GK, 'v1']] : CORE_KINDS);
-  for (const gk of DEFINITION_KINDS) wanted.set(gk, undefined);
-  const mentioned = catalog.mentionedKindsOf(neededRoots);
-  for (const [gk, v] of mentioned) if (!wanted.has(gk)) wanted.set(gk, v);
-  for (const gk of NEVER_WATCHED) wanted.delete(gk);
   // The workload and its owners were read by name: their kinds' other objects are not its business.
   if (oneWorkload) for (const o of [roots[0], ...chain]) planned.add(groupKindOf(o));
   trace('snapshot: object and owners read');
-  await Promise.all([...wanted].map(([gk, v]) => listKind(gk, v)));
+  await Promise.all([early, ...[...wantedKinds(catalog, neededRoots, oneWorkload)].map(([gk, v]) => listKind(gk, v))]);
   trace('snapshot: listed');
 
   // Kinds the cluster's own definitions mention (for the kinds needed), then owner kinds seen on

@@ -22,14 +22,32 @@ export interface BoundExpression {
 }
 
 export function bindExpression(path: string, source: string, dialect: 'jq' | 'cel' = 'jq', limits: JqLimits = DEFAULT_LIMITS): BoundExpression {
-  let jq: JqProgram | null = null;
-  let cel: CelProgram | null = null;
+  const compiled = compileProgram(path, source, dialect);
+  return bound(path, source, dialect, limits, () => compiled);
+}
+
+/**
+ * The same, for a source this engine has compiled before (a checked definition): parsed at its first
+ * evaluation, so that binding a whole definition costs nothing until a field is read. Should the
+ * source not compile after all, that first evaluation fails with the `expression.compile` error
+ * bindExpression would have thrown.
+ */
+export function bindCheckedExpression(path: string, source: string, dialect: 'jq' | 'cel' = 'jq', limits: JqLimits = DEFAULT_LIMITS): BoundExpression {
+  let compiled: Compiled | undefined;
+  return bound(path, source, dialect, limits, () => (compiled ??= compileProgram(path, source, dialect)));
+}
+
+type Compiled = { jq: JqProgram; cel?: undefined } | { jq?: undefined; cel: CelProgram };
+
+function compileProgram(path: string, source: string, dialect: 'jq' | 'cel'): Compiled {
   try {
-    if (dialect === 'cel') cel = compileCel(source);
-    else jq = compileJq(source);
+    return dialect === 'cel' ? { cel: compileCel(source) } : { jq: compileJq(source) };
   } catch (e) {
     throw new EngineFailure('expression.compile', `${path}: ${dialect} expression ${JSON.stringify(source)} does not compile: ${describeError(e)}`, path);
   }
+}
+
+function bound(path: string, source: string, dialect: 'jq' | 'cel', limits: JqLimits, program: () => Compiled): BoundExpression {
   const fail = (subject: string, e: unknown): never => {
     const overBudget = (e instanceof JqError && e.kind === 'limit') || e instanceof CelCostError || (e instanceof Error && e.cause instanceof CelCostError);
     throw new EngineFailure(overBudget ? 'expression.limit' : 'expression.runtime', `${path}: ${dialect} expression ${JSON.stringify(source)} failed on ${subject}: ${describeError(e)}`, path);
@@ -39,6 +57,7 @@ export function bindExpression(path: string, source: string, dialect: 'jq' | 'ce
     source,
     dialect,
     run(input, subject) {
+      const { jq, cel } = program();
       try {
         if (jq) return jq.run(input, undefined, limits);
         return [cel!.run(input)];
@@ -47,6 +66,7 @@ export function bindExpression(path: string, source: string, dialect: 'jq' | 'ce
       }
     },
     paths(input, subject) {
+      const { jq } = program();
       if (!jq) return fail(subject, new Error('paths are only available for jq expressions'));
       try {
         return jq.paths(input, limits);

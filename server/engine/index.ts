@@ -9,7 +9,7 @@ export { STATUS_ORDER } from './tree.ts';
 export type { Definition, ComponentDefinition } from './definition/types.ts';
 export { KARTA_API_VERSION, RESOURCE_INTERFACE_API_VERSION } from './definition/types.ts';
 export { loadDefinitionsFromText, checkDefinition, isDefinitionDocument, type LoadedDefinition } from './definition/load.ts';
-export { compileDefinition, type CompiledDefinition, type CompiledComponent } from './definition/compile.ts';
+export { compileDefinition, type CompileOptions, type CompiledDefinition, type CompiledComponent } from './definition/compile.ts';
 export { parseDocuments, type SourcedDocument } from './documents.ts';
 export type { KubeObject } from './k8s.ts';
 export { apiGroupOf, describeObject, isPod, podIsFinished } from './k8s.ts';

@@ -2,7 +2,7 @@
  * A definition compiled for resolution: the component tree with parents, children and leaves, and
  * every expression compiled once. Resolution never parses expressions per object.
  */
-import { bindExpression, type BoundExpression } from '../expression.ts';
+import { bindCheckedExpression, bindExpression, type BoundExpression } from '../expression.ts';
 import { EngineFailure, engineError, type EngineError } from '../errors.ts';
 import { componentPath } from './expression-fields.ts';
 import type { LoadedDefinition } from './load.ts';
@@ -61,19 +61,22 @@ export interface CompiledDefinition {
 
 const STATUS_KEYS: StatusMappingKey[] = ['resuming', 'suspending', 'suspended', 'running', 'failed', 'completed', 'initializing', 'degraded'];
 
-function optional(path: string, source: string | undefined, dialect: 'jq' | 'cel' = 'jq'): BoundExpression | undefined {
-  return typeof source === 'string' && source.trim() !== '' ? bindExpression(path, source, dialect) : undefined;
+/** How a definition field's expression is bound: compiled now, or (checked) at its first evaluation. */
+type Binder = (path: string, source: string, dialect?: 'jq' | 'cel') => BoundExpression;
+
+function optional(bind: Binder, path: string, source: string | undefined, dialect: 'jq' | 'cel' = 'jq'): BoundExpression | undefined {
+  return typeof source === 'string' && source.trim() !== '' ? bind(path, source, dialect) : undefined;
 }
 
-function compileStatus(p: string, s: StatusDefinition): CompiledStatus {
+function compileStatus(bind: Binder, p: string, s: StatusDefinition): CompiledStatus {
   const base = `${p}.statusDefinition`;
   const c = s.conditionsDefinition;
   return {
-    phase: s.phaseDefinition ? optional(`${base}.phaseDefinition.path`, s.phaseDefinition.path) : undefined,
+    phase: s.phaseDefinition ? optional(bind, `${base}.phaseDefinition.path`, s.phaseDefinition.path) : undefined,
     // Field names default as the CRD defaults them; a definition read from a file has no API server to do it.
     conditions: c
       ? {
-          expr: bindExpression(`${base}.conditionsDefinition.path`, c.path),
+          expr: bind(`${base}.conditionsDefinition.path`, c.path),
           typeField: c.typeFieldName || 'type',
           statusField: c.statusFieldName || 'status',
           messageField: c.messageFieldName ?? 'message',
@@ -89,7 +92,7 @@ function compileStatus(p: string, s: StatusDefinition): CompiledStatus {
           byPhase: m.byPhase || undefined,
           byConditions: m.byConditions,
           byExpression: m.byExpression
-            ? { expr: bindExpression(`${mp}.byExpression.expression`, m.byExpression.expression, m.byExpression.language ?? 'jq'), expected: m.byExpression.expectedResult }
+            ? { expr: bind(`${mp}.byExpression.expression`, m.byExpression.expression, m.byExpression.language ?? 'jq'), expected: m.byExpression.expectedResult }
             : undefined,
         };
       }),
@@ -97,13 +100,13 @@ function compileStatus(p: string, s: StatusDefinition): CompiledStatus {
   };
 }
 
-function compileComponent(def: Definition, c: ComponentDefinition): CompiledComponent {
+function compileComponent(bind: Binder, def: Definition, c: ComponentDefinition): CompiledComponent {
   const p = componentPath(def, c);
   const s = c.specDefinition;
   const frag = s?.fragmentedPodSpecDefinition;
   const fragments: Partial<Record<FragmentField, BoundExpression>> = {};
   if (frag) for (const [k, v] of Object.entries(frag)) {
-    const e = optional(`${p}.specDefinition.fragmentedPodSpecDefinition.${k}`, v);
+    const e = optional(bind, `${p}.specDefinition.fragmentedPodSpecDefinition.${k}`, v);
     if (e) fragments[k as FragmentField] = e;
   }
   const sc = c.scaleDefinition;
@@ -117,44 +120,54 @@ function compileComponent(def: Definition, c: ComponentDefinition): CompiledComp
     parent: c.ownerRef ?? null,
     children: [],
     isLeaf: !!(s && (s.podTemplateSpecPath || s.podSpecPath || s.fragmentedPodSpecDefinition)),
-    instanceIds: optional(`${p}.instanceIdPath`, c.instanceIdPath),
-    podTemplateSpec: optional(`${p}.specDefinition.podTemplateSpecPath`, s?.podTemplateSpecPath),
-    podSpec: optional(`${p}.specDefinition.podSpecPath`, s?.podSpecPath),
-    metadata: optional(`${p}.specDefinition.metadataPath`, s?.metadataPath),
+    instanceIds: optional(bind, `${p}.instanceIdPath`, c.instanceIdPath),
+    podTemplateSpec: optional(bind, `${p}.specDefinition.podTemplateSpecPath`, s?.podTemplateSpecPath),
+    podSpec: optional(bind, `${p}.specDefinition.podSpecPath`, s?.podSpecPath),
+    metadata: optional(bind, `${p}.specDefinition.metadataPath`, s?.metadataPath),
     fragments: frag ? fragments : undefined,
     hasFragmentedSpec: !!frag,
     scale: sc
       ? {
-          replicas: optional(`${p}.scaleDefinition.replicasPath`, sc.replicasPath),
-          minReplicas: optional(`${p}.scaleDefinition.minReplicasPath`, sc.minReplicasPath),
-          maxReplicas: optional(`${p}.scaleDefinition.maxReplicasPath`, sc.maxReplicasPath),
+          replicas: optional(bind, `${p}.scaleDefinition.replicasPath`, sc.replicasPath),
+          minReplicas: optional(bind, `${p}.scaleDefinition.minReplicasPath`, sc.minReplicasPath),
+          maxReplicas: optional(bind, `${p}.scaleDefinition.maxReplicasPath`, sc.maxReplicasPath),
         }
       : undefined,
     typeSelector: ts
-      ? { keyPath: optional(`${p}.podSelector.componentTypeSelector.keyPath`, ts.keyPath), value: ts.value, matchLabels: ts.matchLabels }
+      ? { keyPath: optional(bind, `${p}.podSelector.componentTypeSelector.keyPath`, ts.keyPath), value: ts.value, matchLabels: ts.matchLabels }
       : undefined,
-    instanceSelector: optional(`${p}.podSelector.componentInstanceSelector.idPath`, c.podSelector?.componentInstanceSelector?.idPath),
-    replicaSelector: optional(`${p}.podSelector.replicaSelector.keyPath`, c.podSelector?.replicaSelector?.keyPath),
-    status: c.statusDefinition ? compileStatus(p, c.statusDefinition) : undefined,
+    instanceSelector: optional(bind, `${p}.podSelector.componentInstanceSelector.idPath`, c.podSelector?.componentInstanceSelector?.idPath),
+    replicaSelector: optional(bind, `${p}.podSelector.replicaSelector.keyPath`, c.podSelector?.replicaSelector?.keyPath),
+    status: c.statusDefinition ? compileStatus(bind, p, c.statusDefinition) : undefined,
     suspend: c.suspendDefinition
       ? {
-          suspend: c.suspendDefinition.suspendActions.map((a, i) => ({ path: bindExpression(`${p}.suspendDefinition.suspendActions[${i}].path`, a.path), value: JSON.parse(a.value) as unknown })),
-          resume: c.suspendDefinition.resumeActions.map((a, i) => ({ path: bindExpression(`${p}.suspendDefinition.resumeActions[${i}].path`, a.path), value: JSON.parse(a.value) as unknown })),
+          suspend: c.suspendDefinition.suspendActions.map((a, i) => ({ path: bind(`${p}.suspendDefinition.suspendActions[${i}].path`, a.path), value: JSON.parse(a.value) as unknown })),
+          resume: c.suspendDefinition.resumeActions.map((a, i) => ({ path: bind(`${p}.suspendDefinition.resumeActions[${i}].path`, a.path), value: JSON.parse(a.value) as unknown })),
         }
       : undefined,
   };
 }
 
+export interface CompileOptions {
+  /**
+   * The definition is known to compile (this engine compiled it before: the CLI's shipped catalog
+   * cache). Its expressions are then parsed at their first evaluation instead of all at once, so a
+   * command pays only for the fields it reads.
+   */
+  checked?: boolean;
+}
+
 /** Compiles a loaded definition. Returns errors instead of a compiled form when it is invalid. */
-export function compileDefinition(loaded: LoadedDefinition): { compiled: CompiledDefinition | null; errors: EngineError[] } {
+export function compileDefinition(loaded: LoadedDefinition, options: CompileOptions = {}): { compiled: CompiledDefinition | null; errors: EngineError[] } {
+  const bind: Binder = options.checked ? (path, source, dialect) => bindCheckedExpression(path, source, dialect) : (path, source, dialect) => bindExpression(path, source, dialect);
   if (!loaded.definition || loaded.errors.length > 0) {
     return { compiled: null, errors: loaded.errors.length > 0 ? loaded.errors : [engineError('definition.invalid', `definition "${loaded.name}" is invalid`)] };
   }
   const def = loaded.definition;
   try {
     const sd = def.spec.structureDefinition;
-    const root = compileComponent(def, sd.rootComponent);
-    const children = (sd.childComponents ?? []).map((c) => compileComponent(def, c));
+    const root = compileComponent(bind, def, sd.rootComponent);
+    const children = (sd.childComponents ?? []).map((c) => compileComponent(bind, def, c));
     const components = [root, ...children];
     const byName = new Map(components.map((c) => [c.name, c]));
     for (const c of children) byName.get(c.parent ?? '')?.children.push(c.name);
@@ -169,8 +182,8 @@ export function compileDefinition(loaded: LoadedDefinition): { compiled: Compile
               const base = `spec.optimizationInstructions.gangScheduling.podGroups[${gi}].members[${mi}]`;
               return {
                 componentName: m.componentName,
-                groupBy: (m.groupByKeyPaths ?? []).map((e, i) => bindExpression(`${base}.groupByKeyPaths[${i}]`, e)),
-                filters: (m.filters ?? []).map((e, i) => bindExpression(`${base}.filters[${i}]`, e)),
+                groupBy: (m.groupByKeyPaths ?? []).map((e, i) => bind(`${base}.groupByKeyPaths[${i}]`, e)),
+                filters: (m.filters ?? []).map((e, i) => bind(`${base}.filters[${i}]`, e)),
               };
             }),
           })),

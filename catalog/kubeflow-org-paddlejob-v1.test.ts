@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { digest, resolveFixture } from './testing.ts';
-import { gangOf, isPod, resolveEdited, specsOf } from './training-operator-testing.ts';
+import { gangOf, isPod, nameOf, resolveEdited, specsOf } from './training-operator-testing.ts';
 
 const SLUG = 'kubeflow-org-paddlejob-v1';
 const UID = 'b1ceb7d9-703f-46e0-af5c-1b296f4b7e4a';
@@ -97,7 +97,7 @@ test('collective mode (Workers only) with an elastic policy: no master wanted, w
   const tree = resolveEdited(SLUG, 'running', (objects) => {
     delete specsOf(objects[0], 'paddleReplicaSpecs').Master;
     (objects[0].spec as Record<string, unknown>).elasticPolicy = { minReplicas: 1, maxReplicas: 4 };
-    return objects.filter((o) => !(isPod(o) && o.metadata.name === MASTER));
+    return objects.filter((o) => !(isPod(o) && nameOf(o) === MASTER));
   });
   const d = digest(tree);
   assert.deepEqual(d.roles.master, { desired: 0, live: 0, ready: 0, gpusPerPod: {} });

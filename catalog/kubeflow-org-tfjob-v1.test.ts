@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject } from '../server/engine/index.ts';
 import { digest, resolveFixture } from './testing.ts';
-import { gangOf, isPod, labelsOf, resolveEdited, specsOf } from './training-operator-testing.ts';
+import { gangOf, isPod, labelsOf, nameOf, rename, resolveEdited, specsOf } from './training-operator-testing.ts';
 
 const SLUG = 'kubeflow-org-tfjob-v1';
 const UID = 'd7129e90-cec9-4260-b76c-6701d39f1100';
@@ -117,8 +117,8 @@ test('the legacy Master type is the chief role: its pods (replica-type master) a
     const specs = specsOf(objects[0], 'tfReplicaSpecs');
     specs.Master = specs.Chief;
     delete specs.Chief;
-    for (const o of objects.filter((x) => x.metadata.name === POD.chief)) {
-      o.metadata.name = `${JOB}-master-0`;
+    for (const o of objects.filter((x) => nameOf(x) === POD.chief)) {
+      rename(o, `${JOB}-master-0`);
       labelsOf(o)['training.kubeflow.org/replica-type'] = 'master';
     }
     return objects;
@@ -135,8 +135,8 @@ test('without a chief: no chief pod wanted, the gang is ps + workers + evaluator
   const tree = resolveEdited(SLUG, 'running', (objects) => {
     delete specsOf(objects[0], 'tfReplicaSpecs').Chief;
     // The operator makes worker 0 the master role then.
-    const kept = objects.filter((o) => o.metadata.name !== POD.chief);
-    for (const o of kept.filter((x) => isPod(x) && x.metadata.name === POD.worker0)) labelsOf(o)['training.kubeflow.org/job-role'] = 'master';
+    const kept = objects.filter((o) => nameOf(o) !== POD.chief);
+    for (const o of kept.filter((x) => isPod(x) && nameOf(x) === POD.worker0)) labelsOf(o)['training.kubeflow.org/job-role'] = 'master';
     return kept;
   });
   const d = digest(tree);

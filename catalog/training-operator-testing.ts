@@ -27,6 +27,10 @@ export function gangOf(tree: WorkloadTree): Array<{ name: string; minMember: num
 }
 
 export const isPod = (o: KubeObject): boolean => o.kind === 'Pod';
-export const labelsOf = (o: KubeObject): Record<string, string> => (o.metadata.labels ??= {});
+export const nameOf = (o: KubeObject): string | undefined => o.metadata?.name;
+export const labelsOf = (o: KubeObject): Record<string, string> => ((o.metadata ??= {}).labels ??= {});
+export function rename(o: KubeObject, name: string): void {
+  (o.metadata ??= {}).name = name;
+}
 /** The replica specs map of a training job's spec. */
 export const specsOf = (o: KubeObject, field: string): Record<string, unknown> => (o.spec as Record<string, Record<string, unknown>>)[field];

@@ -81,6 +81,12 @@ export const DEMO_WORKLOADS: Entry[] = [
   ['dynamo', { namespace: 'dynamo', name: 'vllm-disagg', pods: 5, gpus: 1, nodeSelector: H100, roleLoad: { decode: 'saturated', prefill: 'idle' } }],
   ['dynamo', { namespace: 'dynamo', name: 'vllm-agg', pods: 4, gpus: 1, variant: 'component', nodeSelector: A100 }],
   ['dynamo', { namespace: 'dynamo', name: 'qwen-beta', pods: 4, gpus: 1, variant: 'v1beta1', nodeSelector: MIG }],
+  // The training operator's other kinds, small: a TFJob (chief, parameter server, 2 workers) on MIG slices,
+  // a CPU-only XGBoostJob, a JAXJob of 2 single-GPU workers, a CPU-only PaddleJob (master + 2 workers).
+  ['tfjob', { namespace: 'research', name: 'resnet-tf', pods: 4, gpus: 1, gpuResource: 'nvidia.com/mig-1g.10gb', duration: '8m-12m', nodeSelector: MIG }],
+  ['xgboostjob', { namespace: 'data', name: 'churn-xgb', pods: 3, gpus: 0, duration: '3m-5m' }],
+  ['jaxjob', { namespace: 'research', name: 'jax-mnist', pods: 2, gpus: 1, duration: '6m-9m', nodeSelector: A100 }],
+  ['paddlejob', { namespace: 'data', name: 'paddle-ctr', pods: 3, gpus: 0, duration: '10m-15m' }],
 ];
 
 /**
@@ -123,6 +129,10 @@ export function finishedAt(o: KubeObject): number | undefined {
   switch (o.kind) {
     case 'Job':
     case 'PyTorchJob':
+    case 'TFJob':
+    case 'XGBoostJob':
+    case 'JAXJob':
+    case 'PaddleJob':
     case 'MPIJob':
     case 'JobSet': {
       const c = st.conditions?.find((x) => x.status === 'True' && ['Complete', 'Failed', 'Succeeded', 'Completed'].includes(x.type));

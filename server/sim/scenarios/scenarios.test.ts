@@ -15,6 +15,8 @@ const ROOTS: Array<[string, string]> = [
   ['serving.kserve.io/v1beta1', 'InferenceService'], ['serving.knative.dev/v1', 'Service'],
   ['apps.nvidia.com/v1alpha1', 'NIMService'], ['leaderworkerset.x-k8s.io/v1', 'LeaderWorkerSet'], ['milvus.io/v1beta1', 'Milvus'],
   ['grove.io/v1alpha1', 'PodCliqueSet'], ['nvidia.com/v1alpha1', 'DynamoGraphDeployment'],
+  ['kubeflow.org/v1', 'TFJob'], ['kubeflow.org/v1', 'XGBoostJob'], ['kubeflow.org/v1', 'JAXJob'], ['kubeflow.org/v1', 'PaddleJob'],
+  ['apps.nvidia.com/v1alpha1', 'NIMCache'],
 ];
 
 /** Top-level workloads: objects of a root kind that no other object controls. */
@@ -59,7 +61,7 @@ test('demo: 30–60 workloads of every framework, some Pending for lack of GPUs,
     const w = workloads(store);
     assert.ok(w.length >= 30 && w.length <= 60, `${w.length} workloads`);
     const kinds = new Set(w.map((o) => o.kind));
-    for (const k of ['JobSet', 'PyTorchJob', 'MPIJob', 'RayCluster', 'RayJob', 'RayService', 'InferenceService', 'Service', 'NIMService', 'LeaderWorkerSet', 'Milvus', 'PodCliqueSet', 'DynamoGraphDeployment', 'Job', 'Deployment', 'StatefulSet']) {
+    for (const k of ['JobSet', 'PyTorchJob', 'TFJob', 'XGBoostJob', 'JAXJob', 'PaddleJob', 'MPIJob', 'RayCluster', 'RayJob', 'RayService', 'InferenceService', 'Service', 'NIMService', 'LeaderWorkerSet', 'Milvus', 'PodCliqueSet', 'DynamoGraphDeployment', 'Job', 'Deployment', 'StatefulSet']) {
       assert.ok(kinds.has(k), `a ${k} workload`);
     }
     const isvcModes = new Set(store.list('serving.kserve.io/v1beta1', 'InferenceService').map((o) => (o.status as { deploymentMode?: string }).deploymentMode));

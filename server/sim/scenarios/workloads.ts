@@ -14,6 +14,10 @@ export type Framework =
   | 'job'
   | 'jobset'
   | 'pytorchjob'
+  | 'tfjob'
+  | 'xgboostjob'
+  | 'jaxjob'
+  | 'paddlejob'
   | 'mpijob'
   | 'raycluster'
   | 'rayjob'
@@ -30,6 +34,7 @@ export type Framework =
 export const FRAMEWORKS: readonly Framework[] = [
   'deployment', 'statefulset', 'job', 'jobset', 'pytorchjob', 'mpijob', 'raycluster', 'rayjob', 'rayservice',
   'kserve-standard', 'kserve-knative', 'knative', 'nimservice', 'leaderworkerset', 'milvus', 'podcliqueset', 'dynamo',
+  'tfjob', 'xgboostjob', 'jaxjob', 'paddlejob',
 ];
 
 export interface Shape {
@@ -77,6 +82,14 @@ const IMAGES = {
   dynamo: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.3.1',
   notebook: 'quay.io/jupyter/pytorch-notebook:cuda12-python-3.12',
 };
+
+/** The training operator v1 kinds other than PyTorchJob: kind, replica-specs field, default container, image. */
+const TRAINING_V1 = {
+  tfjob: { kind: 'TFJob', field: 'tfReplicaSpecs', container: 'tensorflow', image: 'tensorflow/tensorflow:2.16.1-gpu', command: ['python', '/opt/train/resnet.py'] },
+  xgboostjob: { kind: 'XGBoostJob', field: 'xgbReplicaSpecs', container: 'xgboost', image: 'docker.io/kubeflow/xgboost-dist-iris:latest', command: ['python', '/opt/xgboost/main.py', '--job_type=Train'] },
+  jaxjob: { kind: 'JAXJob', field: 'jaxReplicaSpecs', container: 'jax', image: 'nvcr.io/nvidia/jax:25.04-py3', command: ['python3', 'train.py'] },
+  paddlejob: { kind: 'PaddleJob', field: 'paddleReplicaSpecs', container: 'paddle', image: 'registry.baidubce.com/paddlepaddle/paddle:2.6.1-gpu-cuda12.0-cudnn8.9-trt8.6', command: ['python', '-m', 'paddle.distributed.launch', 'train.py'] },
+} as const;
 
 function res(s: Shape, cpu = '4', memory = '16Gi'): Record<string, unknown> {
   if (!s.gpus) return { requests: { cpu: s.pods > 50 ? '50m' : '250m', memory: s.pods > 50 ? '64Mi' : '256Mi' }, limits: { cpu: '1', memory: '1Gi' } };
@@ -207,6 +220,39 @@ export function build(fw: Framework, s: Shape): Built {
           kind: 'PyTorchJob',
           metadata: meta(s),
           spec: { runPolicy: { cleanPodPolicy: 'None', ...(s.suspend ? { suspend: true } : {}) }, pytorchReplicaSpecs: { Master: rs(1), ...(workers ? { Worker: rs(workers) } : {}) } },
+        },
+      };
+    }
+    case 'tfjob':
+    case 'xgboostjob':
+    case 'jaxjob':
+    case 'paddlejob': {
+      // A lead replica set (TFJob: chief + a CPU parameter server; XGBoostJob: master; PaddleJob: a CPU
+      // master, the parameter server) and GPU workers; a JAXJob is workers only.
+      const t = TRAINING_V1[fw];
+      const lead = fw === 'tfjob' ? 2 : fw === 'jaxjob' ? 0 : 1;
+      const workers = Math.max(1, n - lead);
+      const rs = (replicas: number, gpu: boolean, role: string): Record<string, unknown> => {
+        const rsShape = gpu ? s : { ...s, gpus: 0 };
+        return {
+          replicas,
+          // The kinds' default policies retry nothing but PaddleJob's (OnFailure): a failing demo job fails.
+          ...(s.exitCode ? { restartPolicy: 'Never' } : {}),
+          template: { metadata: withLoad({ annotations: simAnn(s) }, rsShape), spec: podSpec(rsShape, { name: t.container, image: t.image, command: [...t.command, `--role=${role}`] }) },
+        };
+      };
+      const specs =
+        fw === 'tfjob' ? { Chief: rs(1, true, 'chief'), PS: rs(1, false, 'ps'), Worker: rs(workers, true, 'worker') }
+        : fw === 'jaxjob' ? { Worker: rs(workers, true, 'worker') }
+        : { Master: rs(1, fw === 'xgboostjob', 'master'), Worker: rs(workers, true, 'worker') };
+      return {
+        pods: lead + workers,
+        object: {
+          apiVersion: 'kubeflow.org/v1',
+          kind: t.kind,
+          metadata: meta(s),
+          // cleanPodPolicy Running: a TF parameter server never exits by itself.
+          spec: { runPolicy: { cleanPodPolicy: 'Running', ...(s.suspend ? { suspend: true } : {}) }, [t.field]: specs },
         },
       };
     }

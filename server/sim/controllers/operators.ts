@@ -1,5 +1,6 @@
 /** Every framework operator of the simulation, in one list (index.ts registers them). */
 
+import { AppWrapperController } from './appwrapper.ts';
 import { dynamoControllers } from './dynamo.ts';
 import { groveControllers } from './grove.ts';
 import { JobSetController } from './jobset.ts';
@@ -14,6 +15,7 @@ import { RayJobController } from './rayjob.ts';
 import { RayServiceController } from './rayservice.ts';
 import type { Controller } from './runtime.ts';
 import { trainingOperatorControllers } from './training-frameworks.ts';
+import { VolcanoJobController, VolcanoPodGroupController } from './volcano-job.ts';
 
 export function operatorControllers(): Controller[] {
   return [
@@ -31,5 +33,8 @@ export function operatorControllers(): Controller[] {
     new MilvusController(),
     ...groveControllers(),
     ...dynamoControllers(),
+    new AppWrapperController(),
+    new VolcanoJobController(),
+    new VolcanoPodGroupController(),
   ];
 }

@@ -363,6 +363,38 @@ export function frameworkCrds(options: { karta?: KartaCrdVariant } = {}): KubeOb
       ],
     }),
     crd({ group: 'nvidia.com', kind: 'DynamoComponentDeployment', plural: 'dynamocomponentdeployments', shortNames: ['dcd'], versions: [{ name: 'v1alpha1', columns: [ready('Available'), { name: 'Component', type: 'string', jsonPath: '.spec.componentType' }, age] }] }),
+    crd({
+      // project-codeflare/appwrapper config/crd (v1.2): short name aw, the Kueue-facing columns.
+      group: 'workload.codeflare.dev', kind: 'AppWrapper', plural: 'appwrappers', shortNames: ['aw'],
+      versions: [{ name: 'v1beta2', columns: [
+        { name: 'Status', type: 'string', jsonPath: '.status.phase' },
+        { name: 'Quota Reserved', type: 'string', jsonPath: '.status.conditions[?(@.type=="QuotaReserved")].status' },
+        { name: 'Resources Deployed', type: 'string', jsonPath: '.status.conditions[?(@.type=="ResourcesDeployed")].status' },
+        { name: 'Unhealthy', type: 'string', jsonPath: '.status.conditions[?(@.type=="Unhealthy")].status' },
+        age,
+      ] }],
+    }),
+    // Volcano (volcano-sh/apis): the batch Job (short names vcjob, vj) and the scheduler's PodGroup.
+    crd({
+      group: 'batch.volcano.sh', kind: 'Job', plural: 'jobs', shortNames: ['vcjob', 'vj'],
+      versions: [{ name: 'v1alpha1', columns: [
+        { name: 'STATUS', type: 'string', jsonPath: '.status.state.phase' },
+        { name: 'minAvailable', type: 'integer', jsonPath: '.status.minAvailable' },
+        { name: 'RUNNINGS', type: 'integer', jsonPath: '.status.running' },
+        { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        { name: 'QUEUE', type: 'string', jsonPath: '.spec.queue', priority: 1 },
+      ] }],
+    }),
+    crd({
+      group: 'scheduling.volcano.sh', kind: 'PodGroup', plural: 'podgroups', shortNames: ['pg', 'podgroup-v1beta1'],
+      versions: [{ name: 'v1beta1', columns: [
+        { name: 'STATUS', type: 'string', jsonPath: '.status.phase' },
+        { name: 'MINMEMBER', type: 'integer', jsonPath: '.spec.minMember' },
+        { name: 'RUNNINGS', type: 'integer', jsonPath: '.status.running' },
+        { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        { name: 'QUEUE', type: 'string', jsonPath: '.spec.queue', priority: 1 },
+      ] }],
+    }),
     crd({ group: 'scheduling.run.ai', kind: 'PodGroup', plural: 'podgroups', versions: [{ name: 'v2alpha2', columns: [{ name: 'MinMember', type: 'integer', jsonPath: '.spec.minMember' }, { name: 'Queue', type: 'string', jsonPath: '.spec.queue' }, age] }] }),
     ...(karta ? [karta] : []),
     crd({ group: 'optimization.nvidia.com', kind: 'ResourceInterface', plural: 'resourceinterfaces', shortNames: ['ri'], scope: 'Cluster', versions: [{ name: 'v1alpha1', columns: definitionColumns }] }),

@@ -66,6 +66,10 @@ export const DEMO_WORKLOADS: Entry[] = [
   ['raycluster', { namespace: 'research', name: 'rc-interactive', pods: 3, gpus: 1, nodeSelector: L4 }],
   ['rayjob', { namespace: 'data', name: 'text-classify', pods: 2, gpus: 1, duration: '5m-7m', nodeSelector: L4 }],
   ['rayjob', { namespace: 'data', name: 'embed-corpus', pods: 2, gpus: 1, duration: '1m-2m', exitCode: 1, nodeSelector: L4 }],
+  // A PyTorchJob wrapped in an AppWrapper, queued in Kueue and admitted; and an MPI-style Volcano Job
+  // gang-scheduled by Volcano (both CPU-only: the GPU pools stay as they are).
+  ['appwrapper', { namespace: 'research', name: 'mnist-aw', pods: 2, gpus: 0, duration: '6m-9m' }],
+  ['volcanojob', { namespace: 'data', name: 'mpi-hello', pods: 3, gpus: 0, duration: '5m-8m' }],
   ['rayservice', { namespace: 'inference', name: 'llm-serve', pods: 2, gpus: 2, nodeSelector: L4 }],
   ['kserve-standard', { namespace: 'inference', name: 'llama-31-8b', pods: 1, gpus: 1, nodeSelector: A100 }],
   ['kserve-knative', { namespace: 'inference', name: 'mistral-7b', pods: 1, gpus: 1, nodeSelector: A100 }],
@@ -126,6 +130,11 @@ export function ensureNamespaces(store: ObjectStore, names: Iterable<string>): v
 export function finishedAt(o: KubeObject): number | undefined {
   const st = (o.status ?? {}) as Record<string, unknown> & { conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }> };
   const at = (t?: string): number | undefined => (t ? Date.parse(t) : undefined);
+  // A Volcano Job is a `Job` too: its lifecycle is status.state.
+  if (o.apiVersion.startsWith('batch.volcano.sh/')) {
+    const state = st.state as { phase?: string; lastTransitionTime?: string } | undefined;
+    return ['Completed', 'Failed', 'Terminated'].includes(state?.phase ?? '') ? at(state?.lastTransitionTime) ?? 0 : undefined;
+  }
   switch (o.kind) {
     case 'Job':
     case 'PyTorchJob':
@@ -137,6 +146,11 @@ export function finishedAt(o: KubeObject): number | undefined {
     case 'JobSet': {
       const c = st.conditions?.find((x) => x.status === 'True' && ['Complete', 'Failed', 'Succeeded', 'Completed'].includes(x.type));
       return c ? at(c.lastTransitionTime) ?? 0 : undefined;
+    }
+    case 'AppWrapper': {
+      // Succeeded and Failed both release the quota: QuotaReserved turns False then.
+      if (st.phase !== 'Succeeded' && st.phase !== 'Failed') return undefined;
+      return at(st.conditions?.find((x) => x.type === 'QuotaReserved')?.lastTransitionTime) ?? 0;
     }
     case 'RayJob':
       return st.jobDeploymentStatus === 'Complete' || st.jobDeploymentStatus === 'Failed' ? at(st.endTime as string | undefined) ?? 0 : undefined;

@@ -15,6 +15,7 @@ const ROOTS: Array<[string, string]> = [
   ['serving.kserve.io/v1beta1', 'InferenceService'], ['serving.knative.dev/v1', 'Service'],
   ['apps.nvidia.com/v1alpha1', 'NIMService'], ['leaderworkerset.x-k8s.io/v1', 'LeaderWorkerSet'], ['milvus.io/v1beta1', 'Milvus'],
   ['grove.io/v1alpha1', 'PodCliqueSet'], ['nvidia.com/v1alpha1', 'DynamoGraphDeployment'],
+  ['workload.codeflare.dev/v1beta2', 'AppWrapper'], ['batch.volcano.sh/v1alpha1', 'Job'],
   ['kubeflow.org/v1', 'TFJob'], ['kubeflow.org/v1', 'XGBoostJob'], ['kubeflow.org/v1', 'JAXJob'], ['kubeflow.org/v1', 'PaddleJob'],
   ['apps.nvidia.com/v1alpha1', 'NIMCache'],
 ];

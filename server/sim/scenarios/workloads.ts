@@ -29,12 +29,15 @@ export type Framework =
   | 'leaderworkerset'
   | 'milvus'
   | 'podcliqueset'
-  | 'dynamo';
+  | 'dynamo'
+  | 'appwrapper'
+  | 'volcanojob';
 
 export const FRAMEWORKS: readonly Framework[] = [
   'deployment', 'statefulset', 'job', 'jobset', 'pytorchjob', 'mpijob', 'raycluster', 'rayjob', 'rayservice',
   'kserve-standard', 'kserve-knative', 'knative', 'nimservice', 'leaderworkerset', 'milvus', 'podcliqueset', 'dynamo',
   'tfjob', 'xgboostjob', 'jaxjob', 'paddlejob',
+  'appwrapper', 'volcanojob',
 ];
 
 export interface Shape {
@@ -425,6 +428,111 @@ export function build(fw: Framework, s: Shape): Built {
         },
       };
     }
+    case 'appwrapper': {
+      // A PyTorchJob (master + workers) wrapped in an AppWrapper queued in Kueue: created suspended with
+      // its queue label, as Kueue's webhook leaves it; declared pod sets point at the two pod templates.
+      const workers = Math.max(0, n - 1);
+      const rs = (replicas: number): Record<string, unknown> => ({
+        replicas,
+        restartPolicy: s.exitCode ? 'Never' : 'OnFailure',
+        template: { metadata: withLoad({ annotations: simAnn(s) }, s), spec: podSpec(s, { name: 'pytorch', image: IMAGES.torch, command: ['torchrun', 'train.py'] }) },
+      });
+      return {
+        pods: 1 + workers,
+        object: {
+          apiVersion: 'workload.codeflare.dev/v1beta2',
+          kind: 'AppWrapper',
+          metadata: { ...meta(s), labels: { ...(s.labels ?? {}), 'kueue.x-k8s.io/queue-name': `${s.namespace}-queue` } },
+          spec: {
+            suspend: true,
+            components: [{
+              podSets: [
+                { replicas: 1, path: 'template.spec.pytorchReplicaSpecs.Master.template' },
+                ...(workers ? [{ replicas: workers, path: 'template.spec.pytorchReplicaSpecs.Worker.template' }] : []),
+              ],
+              template: { apiVersion: 'kubeflow.org/v1', kind: 'PyTorchJob', metadata: { name: s.name }, spec: { runPolicy: { cleanPodPolicy: 'None' }, pytorchReplicaSpecs: { Master: rs(1), ...(workers ? { Worker: rs(workers) } : {}) } } },
+            }],
+          },
+        },
+      };
+    }
+    case 'volcanojob': {
+      // An MPI-style Volcano Job: a CPU master that runs mpiexec for the duration, GPU workers serving
+      // sshd until the master's TaskCompleted completes the job; the spec as Volcano's webhook stores it.
+      const workers = Math.max(1, n - 1);
+      const ann = simAnn(s);
+      return {
+        pods: 1 + workers,
+        object: {
+          apiVersion: 'batch.volcano.sh/v1alpha1',
+          kind: 'Job',
+          metadata: meta(s),
+          spec: {
+            schedulerName: 'volcano',
+            queue: 'default',
+            minAvailable: 1 + workers,
+            maxRetry: 3,
+            plugins: { ssh: [], svc: [], env: [] },
+            policies: [{ event: 'PodEvicted', action: 'RestartJob' }, { event: 'PodFailed', action: 'RestartJob' }],
+            tasks: [
+              {
+                name: 'mpimaster', replicas: 1, minAvailable: 1, maxRetry: 3, policies: [{ event: 'TaskCompleted', action: 'CompleteJob' }],
+                template: { metadata: { annotations: ann }, spec: { restartPolicy: 'OnFailure', containers: [{ name: 'mpimaster', image: 'volcanosh/example-mpi:0.0.3', command: ['/bin/sh', '-c', 'mpiexec --allow-run-as-root --hostfile /etc/volcano/mpiworker.host -np 2 mpi_hello_world'], resources: res({ ...s, gpus: 0 }) }] } },
+              },
+              {
+                name: 'mpiworker', replicas: workers, minAvailable: workers, maxRetry: 3,
+                template: { metadata: withLoad({ annotations: { [SIM.duration]: 'forever' } }, s), spec: podSpec(s, { name: 'mpiworker', image: 'volcanosh/example-mpi:0.0.3', command: ['/bin/sh', '-c', 'mkdir -p /var/run/sshd; /usr/sbin/sshd -D'] }, { restartPolicy: 'OnFailure' }) },
+              },
+            ],
+          },
+        },
+      };
+    }
+    case 'llmisvc': {
+      // KServe LLMInferenceService, llm-d style: decode replicas (+ one prefill replica with variant
+      // "disagg"), the endpoint picker from the preset; multi-node (variant "multinode"): LWS groups of 2.
+      const multi = s.variant === 'multinode';
+      const disagg = s.variant === 'disagg';
+      const user = { containers: [{ name: 'main', resources: res(s) }], ...(s.nodeSelector ? { nodeSelector: s.nodeSelector } : {}) };
+      const decode = multi ? Math.max(1, Math.floor(n / 2)) : Math.max(1, disagg ? n - 1 : n);
+      return {
+        pods: (multi ? decode * 2 : decode) + (disagg ? 1 : 0) + 1,
+        object: {
+          apiVersion: 'serving.kserve.io/v1alpha2',
+          kind: 'LLMInferenceService',
+          metadata: meta(s, simAnn(s)),
+          spec: {
+            model: { uri: 'hf://Qwen/Qwen3-8B', name: 'Qwen/Qwen3-8B' },
+            replicas: decode,
+            ...(loadLabels(s) ? { labels: loadLabels(s) } : {}),
+            template: user,
+            ...(multi ? { parallelism: { data: 2, dataLocal: 1, tensor: Math.max(1, s.gpus) }, worker: user } : {}),
+            ...(disagg ? { prefill: { replicas: 1, template: user, ...(loadLabels(s, 'prefill') ? { labels: loadLabels(s, 'prefill') } : {}) } } : {}),
+            router: { gateway: {}, route: {}, scheduler: {} },
+          },
+        },
+      };
+    }
+    case 'sandbox':
+      // An agent sandbox: one pod with a workspace volume and a headless Service; suspend = operatingMode.
+      return {
+        pods: s.suspend ? 0 : 1,
+        object: {
+          apiVersion: 'agents.x-k8s.io/v1beta1',
+          kind: 'Sandbox',
+          metadata: meta(s),
+          spec: {
+            operatingMode: s.suspend ? 'Suspended' : 'Running',
+            podTemplate: {
+              metadata: withLoad({ labels: { app: 'coding-agent' }, ...(Object.keys(simAnn(s)).length ? { annotations: simAnn(s) } : {}) }, s),
+              spec: podSpec(s, { name: 'agent', image: 'us-central1-docker.pkg.dev/k8s-staging-images/agent-sandbox/python-runtime-sandbox:v0.5.6', ports: [{ containerPort: 8888, name: 'http', protocol: 'TCP' }], volumeMounts: [{ name: 'workspace', mountPath: '/workspace' }] }, { automountServiceAccountToken: false }),
+            },
+            volumeClaimTemplates: [{ metadata: { name: 'workspace' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } } } }],
+            service: true,
+            shutdownPolicy: 'Retain',
+          },
+        },
+      };
     case 'dynamo': {
       const decode = Math.max(1, n - 3);
       const grove = s.variant !== 'component';

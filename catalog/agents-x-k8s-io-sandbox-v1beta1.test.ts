@@ -14,7 +14,7 @@ function gangs(tree: WorkloadTree) {
 }
 
 function uidOf(state: string, kind: string): string {
-  return fixtureObjects(SLUG, state).find((o) => o.kind === kind)!.metadata.uid!;
+  return fixtureObjects(SLUG, state).find((o) => o.kind === kind)!.metadata!.uid!;
 }
 
 test('pending: the pod waits for an L4 GPU', () => {
@@ -40,7 +40,7 @@ test('running: one pod, Ready, on its L4 node', () => {
   assert.deepEqual(d.unmatched, []);
   assert.deepEqual(d.gpus, { desired: 1, requested: 1, allocated: 1 });
   assert.equal(tree.pods[0].node, 'gpu-l4-02');
-  assert.equal(fixtureObjects(SLUG, 'running').find((o) => o.kind === 'Pod')!.metadata.labels!['agents.x-k8s.io/sandbox-name-hash'], ALICE_HASH);
+  assert.equal(fixtureObjects(SLUG, 'running').find((o) => o.kind === 'Pod')!.metadata!.labels!['agents.x-k8s.io/sandbox-name-hash'], ALICE_HASH);
   assert.deepEqual(gangs(tree), [{ name: `pg-${uidOf('running', 'Sandbox')}-${ALICE_HASH}`, minMember: 1, pods: ['agent-alice'] }]);
 });
 
@@ -100,7 +100,7 @@ test('claimed from a warm pool: the Sandbox under its SandboxClaim is the worklo
   assert.deepEqual(d.unmatched, []);
   assert.deepEqual(d.gpus, { desired: 0, requested: 0, allocated: 0 });
   const sb = fixtureObjects(SLUG, 'claimed').find((o) => o.kind === 'Sandbox')!;
-  assert.deepEqual(sb.metadata.ownerReferences?.map((r) => `${r.kind}/${r.name}`), ['SandboxClaim/notebook-bob']);
+  assert.deepEqual(sb.metadata!.ownerReferences?.map((r) => `${r.kind}/${r.name}`), ['SandboxClaim/notebook-bob']);
 });
 
 function resolveWith(objects: KubeObject[]): WorkloadTree {

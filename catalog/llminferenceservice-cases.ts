@@ -29,7 +29,7 @@ function gangs(tree: WorkloadTree) {
 
 export function llmInferenceServiceCases(version: 'v1alpha1' | 'v1alpha2'): void {
   const slug = `serving-kserve-io-llminferenceservice-${version}`;
-  const uidOf = (state: string): string => fixtureObjects(slug, state).find((o) => o.kind === 'LLMInferenceService')!.metadata.uid!;
+  const uidOf = (state: string): string => fixtureObjects(slug, state).find((o) => o.kind === 'LLMInferenceService')!.metadata!.uid!;
 
   test(`${version} pending: the decode pod waits for an L4, the endpoint picker runs`, () => {
     const tree = resolveFixture(slug, 'pending');
@@ -71,7 +71,7 @@ export function llmInferenceServiceCases(version: 'v1alpha1' | 'v1alpha2'): void
     // Serving replicas are independent: a gang of one each, no service-wide gang.
     assert.deepEqual(gangs(tree).map((g) => g.minMember), [1, 1, 1, 1]);
     // The decode pods carry the llm-d role the InferencePool and the routing sidecar use.
-    const labels = fixtureObjects(slug, 'running').filter((o) => o.kind === 'Pod').map((o) => o.metadata.labels!['llm-d.ai/role'] ?? '-');
+    const labels = fixtureObjects(slug, 'running').filter((o) => o.kind === 'Pod').map((o) => o.metadata!.labels!['llm-d.ai/role'] ?? '-');
     assert.deepEqual(labels.sort(), ['-', 'decode', 'decode', 'prefill']);
   });
 
@@ -125,16 +125,18 @@ export function llmInferenceServiceCases(version: 'v1alpha1' | 'v1alpha2'): void
     ]);
   });
 
-  test(`${version} multi node without a leader pod spec: leaders start from the worker template and count as workers`, () => {
+  test(`${version} multi node with the leader's pod spec left to the preset: a leader per group all the same`, () => {
     const isvc = fixtureObjects(slug, 'multi-node-running').find((o) => o.kind === 'LLMInferenceService')!;
     const spec = isvc.spec as { template?: unknown; replicas?: number; prefill: { worker?: unknown } };
     delete spec.template;
     delete spec.prefill.worker;
     spec.replicas = 3;
-    // The wanted shape needs the object only: 3 groups of 2 worker-template pods; prefill back on one node.
+    // The wanted shape needs the object only: 3 groups of 2 pods (the leaders' spec unknown here: no GPUs
+    // counted for them); prefill back on a single-node Deployment.
     const tree = resolveWith(slug, [isvc]);
-    assert.deepEqual(Object.fromEntries(tree.roles.map((r) => [r.name, r.desiredPods])), { worker: 6, prefill: 1, 'router-scheduler': 1 });
-    assert.deepEqual(digest(tree).gpus.desired, 14);
+    assert.deepEqual(Object.fromEntries(tree.roles.map((r) => [r.name, r.desiredPods])), { prefill: 1, leader: 3, worker: 3, 'router-scheduler': 1 });
+    assert.deepEqual(digest(tree).gpus.desired, 8);
+    assert.deepEqual(tree.gang, []);
   });
 
   test(`${version} failed: a preset that does not exist stops everything before it starts`, () => {

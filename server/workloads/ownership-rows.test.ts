@@ -40,8 +40,9 @@ function pod(name: string, gpus: number, owners: Ref[] = [], o: { namespace?: st
   };
 }
 
+/** An in-house training kind that no catalog definition serves (it creates pods, or a JobSet that does). */
 function trainJob(name: string, namespace = 'team-a'): KubeObject {
-  return { apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob', metadata: { name, namespace, uid: `uid-tj-${name}`, creationTimestamp: '2026-12-01T00:00:00Z' }, spec: {} };
+  return { apiVersion: 'training.example.com/v1', kind: 'TrainingRun', metadata: { name, namespace, uid: `uid-tj-${name}`, creationTimestamp: '2026-12-01T00:00:00Z' }, spec: {} };
 }
 
 /** Pods' GPUs summed from their specs, by hand, for the conservation checks (not the engine's code). */
@@ -66,8 +67,8 @@ test('a kind without a definition that owns pods is a row: real kind, its pods a
   const rows = i.allRows();
   assert.equal(rows.length, 1, JSON.stringify(rows.map((r) => r.id)));
   const r = rows[0];
-  assert.equal(r.kind, 'TrainJob');
-  assert.equal(r.apiVersion, 'trainer.kubeflow.org/v1alpha1');
+  assert.equal(r.kind, 'TrainingRun');
+  assert.equal(r.apiVersion, 'training.example.com/v1');
   assert.equal(r.namespace, 'team-a');
   assert.deepEqual(r.definition, { name: '', source: 'none' });
   assert.equal(r.gpus.requested, 16);
@@ -84,7 +85,7 @@ test('a served object under an object without a definition is the row, and says 
   const tj = trainJob('tj-gpt', 'default');
   const js = jobSetObjects({ name: 'gpt', workers: 2, gpus: 4 });
   js[0].metadata!.ownerReferences = [refTo(tj)];
-  // The TrainJob also runs one pod of its own (an initializer): that pod is the TrainJob's row.
+  // The owner also runs one pod of its own (an initializer): that pod is the owner's row.
   const init = pod('tj-gpt-init', 1, [refTo(tj)]);
   const objects = [tj, ...js, init];
   i.upsertMany('c1', objects);
@@ -93,14 +94,14 @@ test('a served object under an object without a definition is the row, and says 
   const jobset = byKind(rows, 'JobSet')[0];
   assert.ok(jobset, 'the JobSet row');
   assert.equal(jobset.gpus.requested, 12);
-  assert.deepEqual(jobset.ownership.ownedBy, { apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob', namespace: 'default', name: 'tj-gpt' });
-  const own = byKind(rows, 'TrainJob');
+  assert.deepEqual(jobset.ownership.ownedBy, { apiVersion: 'training.example.com/v1', kind: 'TrainingRun', namespace: 'default', name: 'tj-gpt' });
+  const own = byKind(rows, 'TrainingRun');
   assert.equal(own.length, 1);
   assert.equal(own[0].gpus.requested, 1);
   assert.equal(rows.length, 2);
   assert.equal(requested(rows), podGpus(objects));
 
-  // Without its own pod, the TrainJob is no row: the JobSet holds everything.
+  // Without its own pod, the owner is no row: the JobSet holds everything.
   i.remove('c1', init);
   i.flush();
   assert.deepEqual(i.allRows().map((r) => r.kind), ['JobSet']);
@@ -120,7 +121,7 @@ test('registering a definition for the owner turns it into the row, live', () =>
     metadata: { name: 'trainjob', uid: 'uid-karta-trainjob', resourceVersion: '1', creationTimestamp: '2026-12-01T00:00:00Z' },
     spec: {
       structureDefinition: {
-        rootComponent: { name: 'trainjob', kind: { group: 'trainer.kubeflow.org', version: 'v1alpha1', kind: 'TrainJob' }, statusDefinition: { statusMappings: { running: [{ byExpression: { expression: 'true', expectedResult: 'true' } }] } } },
+        rootComponent: { name: 'trainjob', kind: { group: 'training.example.com', version: 'v1', kind: 'TrainingRun' }, statusDefinition: { statusMappings: { running: [{ byExpression: { expression: 'true', expectedResult: 'true' } }] } } },
         childComponents: [{ name: 'jobset', kind: { group: 'jobset.x-k8s.io', version: 'v1alpha2', kind: 'JobSet' }, ownerRef: 'trainjob' }],
       },
     },
@@ -128,7 +129,7 @@ test('registering a definition for the owner turns it into the row, live', () =>
   i.upsert('c1', karta);
   i.flush();
   const rows = i.allRows();
-  assert.deepEqual(rows.map((r) => r.kind), ['TrainJob'], JSON.stringify(rows.map((r) => [r.id, r.errors])));
+  assert.deepEqual(rows.map((r) => r.kind), ['TrainingRun'], JSON.stringify(rows.map((r) => [r.id, r.errors])));
   assert.equal(rows[0].definition.name, 'trainjob');
   assert.equal(rows[0].gpus.requested, 4);
   assert.deepEqual(rows[0].gpus.unknown, []);
@@ -218,9 +219,9 @@ test('the page of a workload without a definition lists its raw ownership tree w
   const tj = trainJob('tj-page');
   i.upsertMany('c1', [tj, pod('tj-page-0', 8, [refTo(tj)], { namespace: 'team-a' }), pod('tj-page-1', 8, [refTo(tj)], { namespace: 'team-a' })]);
   i.flush();
-  const d = workloadDetail(i, 'c1', 'team-a', 'TrainJob', 'tj-page')!;
+  const d = workloadDetail(i, 'c1', 'team-a', 'TrainingRun', 'tj-page')!;
   assert.ok(d, 'the detail');
   assert.equal(d.definition.source, 'none');
-  assert.deepEqual(d.owned.map((o) => `${o.kind} ${o.name} ${o.owner === null ? 'root' : o.owner} ${o.pod?.gpus ?? '-'}`), ['TrainJob tj-page root -', `Pod tj-page-0 uid-tj-tj-page 8`, `Pod tj-page-1 uid-tj-tj-page 8`]);
+  assert.deepEqual(d.owned.map((o) => `${o.kind} ${o.name} ${o.owner === null ? 'root' : o.owner} ${o.pod?.gpus ?? '-'}`), ['TrainingRun tj-page root -', `Pod tj-page-0 uid-tj-tj-page 8`, `Pod tj-page-1 uid-tj-tj-page 8`]);
   assert.equal(d.ownedTruncated, 0);
 });

@@ -7,6 +7,7 @@ import { JobSetController } from './jobset.ts';
 import { knativeControllers } from './knative.ts';
 import { InferenceServiceController } from './kserve.ts';
 import { LeaderWorkerSetController } from './leaderworkerset.ts';
+import { LLMInferenceServiceController } from './llmisvc.ts';
 import { MilvusController } from './milvus.ts';
 import { MPIJobController } from './mpijob.ts';
 import { NIMCacheController, NIMServiceController } from './nimservice.ts';
@@ -14,6 +15,7 @@ import { RayClusterController } from './raycluster.ts';
 import { RayJobController } from './rayjob.ts';
 import { RayServiceController } from './rayservice.ts';
 import type { Controller } from './runtime.ts';
+import { SandboxController } from './sandbox.ts';
 import { trainingOperatorControllers } from './training-frameworks.ts';
 import { VolcanoJobController, VolcanoPodGroupController } from './volcano-job.ts';
 
@@ -28,6 +30,8 @@ export function operatorControllers(): Controller[] {
     new LeaderWorkerSetController(),
     ...knativeControllers(),
     new InferenceServiceController(),
+    new LLMInferenceServiceController(),
+    new SandboxController(),
     new NIMServiceController(),
     new NIMCacheController(),
     new MilvusController(),

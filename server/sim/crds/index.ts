@@ -276,6 +276,28 @@ export function frameworkCrds(options: { karta?: KartaCrdVariant } = {}): KubeOb
         age,
       ] }],
     }),
+    // KServe's LLMInferenceService: v1alpha2 is the storage version, v1alpha1 is converted by webhook upstream;
+    // here both serve the one stored object (the fields the simulation uses are the same in both).
+    crd({
+      group: 'serving.kserve.io', kind: 'LLMInferenceService', plural: 'llminferenceservices', shortNames: ['llmisvc'],
+      versions: (['v1alpha2', 'v1alpha1'] as const).map((name) => ({ name, storage: name === 'v1alpha2', columns: [
+        { name: 'URL', type: 'string' as const, jsonPath: '.status.url' },
+        { name: 'Ready', type: 'string' as const, jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
+        { name: 'Reason', type: 'string' as const, jsonPath: ".status.conditions[?(@.type=='Ready')].reason" },
+        age,
+        { name: 'URLs', type: 'string' as const, jsonPath: '.status.addresses[*].url', priority: 1 },
+      ] })),
+    }),
+    // Agent Sandbox (kubernetes-sigs/agent-sandbox): v1beta1 stored, v1alpha1 served from it (upstream converts
+    // by webhook: v1alpha1's replicas 0/1 is v1beta1's operatingMode Suspended/Running).
+    crd({
+      group: 'agents.x-k8s.io', kind: 'Sandbox', plural: 'sandboxes', singular: 'sandbox', shortNames: ['sandbox'],
+      versions: (['v1beta1', 'v1alpha1'] as const).map((name) => ({ name, storage: name === 'v1beta1', columns: [
+        { name: 'Ready', type: 'string' as const, jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
+        { name: 'Reason', type: 'string' as const, jsonPath: ".status.conditions[?(@.type=='Ready')].reason" },
+        age,
+      ] })),
+    }),
     crd({
       group: 'serving.knative.dev', kind: 'Service', plural: 'services', shortNames: ['kservice', 'ksvc'], categories: ['all', 'knative', 'serving'],
       versions: [{ name: 'v1', columns: [

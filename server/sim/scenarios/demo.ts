@@ -74,6 +74,12 @@ export const DEMO_WORKLOADS: Entry[] = [
   ['kserve-standard', { namespace: 'inference', name: 'llama-31-8b', pods: 1, gpus: 1, nodeSelector: A100 }],
   ['kserve-knative', { namespace: 'inference', name: 'mistral-7b', pods: 1, gpus: 1, nodeSelector: A100 }],
   ['kserve-standard', { namespace: 'inference', name: 'stopped-model', pods: 1, gpus: 1, suspend: true, nodeSelector: A100 }],
+  // llm-d serving through KServe's LLMInferenceService: one decode and one prefill replica (1 L4 each) behind
+  // the endpoint picker.
+  ['llmisvc', { namespace: 'inference', name: 'qwen3-8b', pods: 2, gpus: 1, variant: 'disagg', nodeSelector: L4 }],
+  // Agent sandboxes: a CPU-only coding agent, and one on an L4 that its owner suspended (volume kept, no pod).
+  ['sandbox', { namespace: 'research', name: 'agent-alice', pods: 1, gpus: 0 }],
+  ['sandbox', { namespace: 'research', name: 'agent-bob', pods: 1, gpus: 1, nodeSelector: L4, suspend: true }],
   ['knative', { namespace: 'inference', name: 'embedder', pods: 1, gpus: 1, gpuResource: 'nvidia.com/mig-1g.10gb' }],
   ['deployment', { namespace: 'inference', name: 'triton-ensemble', pods: 2, gpus: 1, nodeSelector: L4 }],
   ['nimservice', { namespace: 'nim', name: 'llama-3-2-1b', pods: 1, gpus: 1, variant: 'cache', nodeSelector: A100 }],

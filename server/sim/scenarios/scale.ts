@@ -32,6 +32,7 @@ const WEIGHTS: Record<Framework, number> = {
   'kserve-standard': 5, 'kserve-knative': 3, knative: 3, nimservice: 3, leaderworkerset: 4, milvus: 1, podcliqueset: 2, dynamo: 2,
   tfjob: 1, xgboostjob: 1, jaxjob: 1, paddlejob: 1,
   appwrapper: 1, volcanojob: 1,
+  llmisvc: 1, sandbox: 2,
 };
 
 const BATCH: ReadonlySet<Framework> = new Set(['job', 'jobset', 'pytorchjob', 'tfjob', 'xgboostjob', 'jaxjob', 'paddlejob', 'mpijob', 'rayjob']);

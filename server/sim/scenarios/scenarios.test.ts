@@ -18,6 +18,7 @@ const ROOTS: Array<[string, string]> = [
   ['workload.codeflare.dev/v1beta2', 'AppWrapper'], ['batch.volcano.sh/v1alpha1', 'Job'],
   ['kubeflow.org/v1', 'TFJob'], ['kubeflow.org/v1', 'XGBoostJob'], ['kubeflow.org/v1', 'JAXJob'], ['kubeflow.org/v1', 'PaddleJob'],
   ['apps.nvidia.com/v1alpha1', 'NIMCache'],
+  ['serving.kserve.io/v1alpha2', 'LLMInferenceService'], ['agents.x-k8s.io/v1beta1', 'Sandbox'],
 ];
 
 /** Top-level workloads: objects of a root kind that no other object controls. */

@@ -16,6 +16,7 @@ import { RayJobController } from './rayjob.ts';
 import { RayServiceController } from './rayservice.ts';
 import type { Controller } from './runtime.ts';
 import { SandboxController } from './sandbox.ts';
+import { SparkApplicationController } from './sparkapplication.ts';
 import { trainingOperatorControllers } from './training-frameworks.ts';
 import { VolcanoJobController, VolcanoPodGroupController } from './volcano-job.ts';
 
@@ -35,6 +36,7 @@ export function operatorControllers(): Controller[] {
     new NIMServiceController(),
     new NIMCacheController(),
     new MilvusController(),
+    new SparkApplicationController(),
     ...groveControllers(),
     ...dynamoControllers(),
     new AppWrapperController(),

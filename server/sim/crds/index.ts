@@ -331,6 +331,18 @@ export function frameworkCrds(options: { karta?: KartaCrdVariant } = {}): KubeOb
     }),
     crd({ group: 'apps.nvidia.com', kind: 'NIMService', plural: 'nimservices', versions: [{ name: 'v1alpha1', columns: [{ name: 'Status', type: 'string', jsonPath: '.status.state' }, age] }] }),
     crd({ group: 'apps.nvidia.com', kind: 'NIMCache', plural: 'nimcaches', versions: [{ name: 'v1alpha1', columns: [{ name: 'Status', type: 'string', jsonPath: '.status.state' }, { name: 'PVC', type: 'string', jsonPath: '.status.pvc' }, age] }] }),
+    // Kubeflow Spark operator v2.5 (api/v1beta2): short name sparkapp, the state machine's columns.
+    crd({
+      group: 'sparkoperator.k8s.io', kind: 'SparkApplication', plural: 'sparkapplications', singular: 'sparkapplication', shortNames: ['sparkapp'],
+      versions: [{ name: 'v1beta2', columns: [
+        { name: 'Suspend', type: 'boolean', jsonPath: '.spec.suspend' },
+        { name: 'Status', type: 'string', jsonPath: '.status.applicationState.state' },
+        { name: 'Attempts', type: 'string', jsonPath: '.status.executionAttempts' },
+        { name: 'Start', type: 'string', jsonPath: '.status.lastSubmissionAttemptTime' },
+        { name: 'Finish', type: 'string', jsonPath: '.status.terminationTime' },
+        age,
+      ] }],
+    }),
     crd({
       group: 'leaderworkerset.x-k8s.io', kind: 'LeaderWorkerSet', plural: 'leaderworkersets', shortNames: ['lws'],
       versions: [{ name: 'v1', columns: [

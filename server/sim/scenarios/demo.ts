@@ -66,6 +66,8 @@ export const DEMO_WORKLOADS: Entry[] = [
   ['raycluster', { namespace: 'research', name: 'rc-interactive', pods: 3, gpus: 1, nodeSelector: L4 }],
   ['rayjob', { namespace: 'data', name: 'text-classify', pods: 2, gpus: 1, duration: '5m-7m', nodeSelector: L4 }],
   ['rayjob', { namespace: 'data', name: 'embed-corpus', pods: 2, gpus: 1, duration: '1m-2m', exitCode: 1, nodeSelector: L4 }],
+  // A Spark batch job: the driver runs for a few minutes with two CPU executors, then completes.
+  ['sparkapplication', { namespace: 'data', name: 'daily-aggregates', pods: 3, gpus: 0, duration: '4m-6m' }],
   // A PyTorchJob wrapped in an AppWrapper, queued in Kueue and admitted; and an MPI-style Volcano Job
   // gang-scheduled by Volcano (both CPU-only: the GPU pools stay as they are).
   ['appwrapper', { namespace: 'research', name: 'mnist-aw', pods: 2, gpus: 0, duration: '6m-9m' }],
@@ -160,6 +162,10 @@ export function finishedAt(o: KubeObject): number | undefined {
     }
     case 'RayJob':
       return st.jobDeploymentStatus === 'Complete' || st.jobDeploymentStatus === 'Failed' ? at(st.endTime as string | undefined) ?? 0 : undefined;
+    case 'SparkApplication': {
+      const state = (st.applicationState as { state?: string } | undefined)?.state;
+      return state === 'COMPLETED' || state === 'FAILED' ? at(st.terminationTime as string | undefined) ?? 0 : undefined;
+    }
     default:
       return undefined;
   }

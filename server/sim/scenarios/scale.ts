@@ -33,9 +33,10 @@ const WEIGHTS: Record<Framework, number> = {
   tfjob: 1, xgboostjob: 1, jaxjob: 1, paddlejob: 1,
   appwrapper: 1, volcanojob: 1,
   llmisvc: 1, sandbox: 2,
+  sparkapplication: 2,
 };
 
-const BATCH: ReadonlySet<Framework> = new Set(['job', 'jobset', 'pytorchjob', 'tfjob', 'xgboostjob', 'jaxjob', 'paddlejob', 'mpijob', 'rayjob']);
+const BATCH: ReadonlySet<Framework> = new Set(['job', 'jobset', 'pytorchjob', 'tfjob', 'xgboostjob', 'jaxjob', 'paddlejob', 'mpijob', 'rayjob', 'sparkapplication']);
 /** Share of the GPU workloads whose pods are idle (allocated, 0 % utilization), for utilization views. */
 export const IDLE_SHARE = 0.1;
 

@@ -19,6 +19,7 @@ const ROOTS: Array<[string, string]> = [
   ['kubeflow.org/v1', 'TFJob'], ['kubeflow.org/v1', 'XGBoostJob'], ['kubeflow.org/v1', 'JAXJob'], ['kubeflow.org/v1', 'PaddleJob'],
   ['apps.nvidia.com/v1alpha1', 'NIMCache'],
   ['serving.kserve.io/v1alpha2', 'LLMInferenceService'], ['agents.x-k8s.io/v1beta1', 'Sandbox'],
+  ['sparkoperator.k8s.io/v1beta2', 'SparkApplication'],
 ];
 
 /** Top-level workloads: objects of a root kind that no other object controls. */

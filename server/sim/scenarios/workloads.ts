@@ -33,7 +33,8 @@ export type Framework =
   | 'llmisvc'
   | 'sandbox'
   | 'appwrapper'
-  | 'volcanojob';
+  | 'volcanojob'
+  | 'sparkapplication';
 
 export const FRAMEWORKS: readonly Framework[] = [
   'deployment', 'statefulset', 'job', 'jobset', 'pytorchjob', 'mpijob', 'raycluster', 'rayjob', 'rayservice',
@@ -41,6 +42,7 @@ export const FRAMEWORKS: readonly Framework[] = [
   'llmisvc', 'sandbox',
   'tfjob', 'xgboostjob', 'jaxjob', 'paddlejob',
   'appwrapper', 'volcanojob',
+  'sparkapplication',
 ];
 
 export interface Shape {
@@ -87,6 +89,7 @@ const IMAGES = {
   mpi: 'mpioperator/mpi-pi:openmpi',
   dynamo: 'nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.3.1',
   notebook: 'quay.io/jupyter/pytorch-notebook:cuda12-python-3.12',
+  spark: 'apache/spark:3.5.5',
 };
 
 /** The training operator v1 kinds other than PyTorchJob: kind, replica-specs field, default container, image. */
@@ -581,6 +584,38 @@ export function build(fw: Framework, s: Shape): Built {
           },
         },
       };
+    case 'sparkapplication': {
+      // The driver (CPU only) runs the job for the shape's duration; n - 1 executors hold the GPUs.
+      const executors = Math.max(1, n - 1);
+      return {
+        pods: 1 + executors,
+        object: {
+          apiVersion: 'sparkoperator.k8s.io/v1beta2',
+          kind: 'SparkApplication',
+          metadata: meta(s),
+          spec: {
+            type: 'Scala',
+            mode: 'cluster',
+            sparkVersion: '3.5.5',
+            image: IMAGES.spark,
+            mainClass: 'org.apache.spark.examples.SparkPi',
+            mainApplicationFile: 'local:///opt/spark/examples/jars/spark-examples_2.12-3.5.5.jar',
+            arguments: ['10000'],
+            restartPolicy: { type: 'Never' },
+            ...(s.suspend ? { suspend: true } : {}),
+            driver: { cores: 1, memory: '2g', serviceAccount: 'spark', ...(Object.keys(simAnn(s)).length ? { annotations: simAnn(s) } : {}) },
+            executor: {
+              instances: executors,
+              cores: 2,
+              memory: '4g',
+              ...(s.gpus ? { gpu: { name: s.gpuResource ?? 'nvidia.com/gpu', quantity: s.gpus } } : {}),
+              ...(s.nodeSelector ? { nodeSelector: s.nodeSelector } : {}),
+              ...(loadLabels(s) ? { labels: loadLabels(s) } : {}),
+            },
+          },
+        },
+      };
+    }
     case 'dynamo': {
       const decode = Math.max(1, n - 3);
       const grove = s.variant !== 'component';

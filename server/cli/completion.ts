@@ -81,6 +81,15 @@ export async function complete(program: Command, words: string[], src: Completio
     const flags = chain.flatMap((c) => c.options.filter((o) => !o.hidden).flatMap((o) => [o.long, o.short].filter((x): x is string => !!x).map((f) => `${f}\t${o.description}`)));
     return done([...new Set(flags)]);
   }
+  if (cmd.name() === 'get') {
+    // `get workloads`, `get KIND`, `get KIND NAME…` or `get KIND/NAME…`.
+    const slash = current.indexOf('/');
+    if (positionals.length === 0 && slash < 0) return done(['workloads\tevery kind', ...(await src.kinds().catch(() => []))]);
+    const kind = slash >= 0 ? current.slice(0, slash) : positionals[0];
+    if (['workloads', 'workload', 'wl'].includes(kind) || (slash < 0 && kind.includes('/'))) return [`:${DIRECTIVE_NO_FILE}`];
+    const found = await src.names(kind, where).catch(() => []);
+    return done(slash >= 0 ? found.map((n) => `${kind}/${n}`) : found);
+  }
   if (cmd.commands.length > 0 && positionals.length === 0) {
     return done(visible(cmd).flatMap((c) => [`${c.name()}\t${c.description().split(/[;:(]/)[0].trim()}`]));
   }

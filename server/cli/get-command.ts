@@ -1,19 +1,19 @@
 /**
- * `wmap get workloads [NAME...]`: one line per workload, with kubectl's habits — `-o json|yaml|wide|
+ * `wmap get workloads [NAME...]` or `wmap get KIND[/NAME]`: one line per workload, with kubectl's habits — `-o json|yaml|wide|
  * name|jsonpath=…|custom-columns=…`, `-l` on the root object's labels, `--field-selector`
  * (metadata.name, metadata.namespace, status.phase), `--phase`, `--status`, `--sort-by` (a JSONPath
  * or a dashboard sort name), `--no-headers`, `--chunk-size`, `-w`. Names that match no workload are
  * kubectl's NotFound, after the ones found are printed (exit 1).
  */
 import { columnsFor, defaultOrderFor, kindRef, printRowTable, SORT_KEYS, sortRows, type SortKey } from '../../lib/rows/index.ts';
-import type { WorkloadRow } from '../workloads/index.ts';
+import { groupKindOf, type WorkloadRow } from '../workloads/index.ts';
 import { clusterUsageOf } from '../workloads/live.ts';
 import { UsageFeed } from '../usage/index.ts';
 import { notFound, UsageError, type Io } from './errors.ts';
 import { gpuPatterns, selectRows, usageSettingsOf, warnUsage, type LiveFlags } from './live-commands.ts';
 import { listOf, parseOutput, printMachine, sortByPath, type Output } from './output.ts';
 import { fieldsMatch, labelsMatch, parseFieldSelector, parseLabelSelector, SelectorError, type FieldRequirement, type Requirement } from './selectors.ts';
-import { readSnapshot, type Snapshot } from './snapshot.ts';
+import { readSnapshot, resourceName, type Snapshot } from './snapshot.ts';
 import { watchRows } from './watch.ts';
 
 export interface KubectlFlags {
@@ -113,23 +113,58 @@ function printRows(out: Output, rows: WorkloadRow[], snap: Snapshot, flags: GetF
   io.out((header && flags.headers !== false ? lines : lines.slice(1)).join('\n'));
 }
 
-export async function cmdGet(names: string[], flags: GetFlags, io: Io): Promise<number> {
+/**
+ * `get KIND[/NAME] [NAME…]` as kubectl takes it: one kind (a resource, short name, singular or
+ * `kind.group`, as discovery names it) and the names of its objects, either after the kind or each
+ * as KIND/NAME. Undefined for `get workloads` (every kind).
+ */
+export function parseGetArgs(args: string[]): { kind: string | undefined; names: string[] } {
+  const [first, ...rest] = args;
+  if (first === undefined) throw new UsageError('you must specify the type of resource to get: workloads (every kind) or a kind, e.g. jobsets or pytorchjob.kubeflow.org');
+  if (!first.includes('/')) {
+    const slashed = rest.find((a) => a.includes('/'));
+    if (slashed) throw new UsageError(`there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'wmap get ${slashed}' instead of 'wmap get ${first} ${slashed}')`);
+    return { kind: isWorkloads(first) ? undefined : first, names: rest };
+  }
+  const refs = args.map((a) => {
+    const i = a.indexOf('/');
+    if (i <= 0 || i === a.length - 1) throw new UsageError(`arguments in resource/name form must have a single resource and name, got "${a}"`);
+    return { kind: a.slice(0, i), name: a.slice(i + 1) };
+  });
+  const kinds = new Set(refs.map((r) => r.kind.toLowerCase()));
+  if (kinds.size > 1) throw new UsageError(`one kind at a time: ${[...kinds].join(', ')}`);
+  return { kind: isWorkloads(refs[0].kind) ? undefined : refs[0].kind, names: refs.map((r) => r.name) };
+}
+
+function isWorkloads(word: string): boolean {
+  return ['workloads', 'workload', 'wl'].includes(word.toLowerCase());
+}
+
+/**
+ * `wmap get workloads [NAME…]` (kind undefined) or `wmap get KIND [NAME…]`: the workloads whose root
+ * object is of that kind (a Job of a JobSet is the JobSet's, not a workload of its own).
+ */
+export async function cmdGet(names: string[], flags: GetFlags, io: Io, kind?: string): Promise<number> {
   const out = parseOutput(flags.output, FORMATS);
   const filter = rowFilterOf(flags);
   if (names.length > 0 && flags.selector) throw new UsageError('name cannot be provided when a selector is specified');
-  const snap = await readSnapshot({ ...flags, gpuResources: gpuPatterns(flags.gpuResources) }, { all: true });
+  const snap = await readSnapshot({ ...flags, gpuResources: gpuPatterns(flags.gpuResources) }, kind === undefined ? { all: true } : { kind });
   try {
     const now = Date.now();
     const wantUsage = flags.usage !== false && (out.kind !== 'default' || !!flags.idle);
     if (wantUsage) await readUsage(snap, flags, io, now, out.kind === 'wide' || !!flags.idle);
     for (const n of snap.notes) io.err(`warning: ${n}`);
     warnFailures(snap, io);
-    const pass = (r: WorkloadRow) => rowPasses(snap, filter, r) && (names.length === 0 || names.includes(r.name));
+    // With a kind, the rows whose root is of it (by group and kind, so that a watch keeps new ones).
+    const ofKind = kind === undefined ? null : new Set([...snap.roots.map(groupKindOf), ...(snap.rootResource ? [`${snap.rootResource.group}/${snap.rootResource.kind}`] : [])]);
+    const isOfKind = (r: WorkloadRow) => ofKind === null || ofKind.has(groupKindOf(r));
+    const pass = (r: WorkloadRow) => isOfKind(r) && rowPasses(snap, filter, r) && (names.length === 0 || names.includes(r.name));
     const rows = sortRowsBy(selectRows(snap.index.allRows(), flags, snap.namespace, now).filter(pass), flags.sortBy);
+    const resource = kind === undefined || !snap.rootResource ? 'workloads' : resourceName(snap.rootResource);
     const missing = names.filter((n) => !rows.some((r) => r.name === n));
     if (rows.length > 0 || (out.kind !== 'default' && out.kind !== 'wide' && out.kind !== 'name' && out.kind !== 'custom-columns')) printRows(out, rows, snap, flags, now, io, true);
-    else if (names.length === 0 && !flags.watch) io.err(snap.allNamespaces ? 'No workloads found.' : `No workloads found in ${snap.namespace} namespace.`);
-    for (const n of missing) io.err(notFound('workloads', n).message);
+    else if (names.length === 0 && !flags.watch) io.err(kind === undefined ? (snap.allNamespaces ? 'No workloads found.' : `No workloads found in ${snap.namespace} namespace.`) : (snap.allNamespaces ? 'No resources found' : `No resources found in ${snap.namespace} namespace.`));
+    for (const n of missing) io.err(notFound(resource, n).message);
     if (!flags.watch) return missing.length > 0 ? 1 : 0;
     // Rows as they change, until interrupted.
     const inScope = (r: WorkloadRow) => (snap.allNamespaces || r.namespace === snap.namespace || r.namespace === '') && pass(r);

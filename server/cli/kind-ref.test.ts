@@ -14,7 +14,9 @@ test('kind arguments as kubectl reads them: kind, plural, singular, short names,
   assert.deepEqual(names('jobs.batch'), ['batch/Job']);
   assert.deepEqual(names('job.batch.volcano.sh'), ['batch.volcano.sh/Job']);
   assert.deepEqual(names('vcjob'), ['batch.volcano.sh/Job']);
-  assert.deepEqual(names('job'), ['batch.volcano.sh/Job', 'batch/Job']);
+  // Both groups serve `jobs`: the first in discovery order (the built-in one), as kubectl picks it.
+  assert.deepEqual(names('job'), ['batch/Job']);
+  assert.deepEqual([...kindsNamed('jobs', [served[1], served[0]])], ['batch.volcano.sh/Job']);
   assert.deepEqual(names('po'), ['/Pod']);
   assert.deepEqual(names('jobs.batch.example'), []);
 });

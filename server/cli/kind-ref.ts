@@ -5,14 +5,24 @@
  */
 import type { ServedResource } from '../cluster/index.ts';
 
-/** The `group/Kind`s a kind token names; several when the token leaves the group open (`job` with Volcano installed). */
+/**
+ * The `group/Kind`s a kind token names. A token that leaves the group open and matches in several
+ * groups (`jobs` with Volcano installed) names the first of them in discovery order, as kubectl's
+ * priority mapper resolves it (built-in groups before custom ones): `jobs.batch.volcano.sh` or a short
+ * name (`vcjob`) reaches the other.
+ */
 export function kindsNamed(token: string, served: readonly ServedResource[]): Set<string> {
   const t = token.toLowerCase();
   const out = new Set<string>();
+  let group: string | null = null;
   for (const r of served) {
+    if (group !== null && r.group !== group) continue;
     const names = [r.kind.toLowerCase(), r.resource.toLowerCase(), (r.singular ?? r.kind).toLowerCase(), ...(r.shortNames ?? []).map((s) => s.toLowerCase())];
     for (const n of names) {
-      if (t === n || (r.group !== '' && t === `${n}.${r.group.toLowerCase()}`)) out.add(`${r.group}/${r.kind}`);
+      if (t === n || (r.group !== '' && t === `${n}.${r.group.toLowerCase()}`)) {
+        out.add(`${r.group}/${r.kind}`);
+        group = r.group;
+      }
     }
   }
   return out;

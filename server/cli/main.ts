@@ -21,7 +21,29 @@ function waitForSignal(): Promise<void> {
 /** How long `serve` may take to close after a signal before the process exits anyway. */
 const STOP_GRACE_MS = 5000;
 
-const defaultIo: Io = { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`), interrupted: waitForSignal };
+/**
+ * A reader that stops early (`wmap get workloads -A | head`) closes the pipe: like kubectl, which
+ * dies quietly of SIGPIPE, the command ends there without a stack trace (exit 0, the reader has what
+ * it wanted). Any other failure to write is reported.
+ */
+const guarded = new WeakSet<NodeJS.WriteStream>();
+function quietOnClosedPipe(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (!guarded.has(stream)) {
+    guarded.add(stream);
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(0);
+      process.stderr.write(`wmap: cannot write the output: ${e.message}\n`);
+      process.exit(1);
+    });
+  }
+  return stream;
+}
+
+const defaultIo: Io = {
+  out: (s) => quietOnClosedPipe(process.stdout).write(`${s}\n`),
+  err: (s) => process.stderr.write(`${s}\n`),
+  interrupted: waitForSignal,
+};
 
 /** A one-shot command prints its answer; the cluster layer's progress is for servers. */
 async function quietLogs(): Promise<void> {
@@ -153,14 +175,19 @@ export function buildProgram(io: Io, state: { code: number }, name = 'wmap'): Co
       .option('--sort-by <spec>', 'a JSONPath over the row or tree (.gpus.allocated), or a sort name (allocated, requested, desired, age, name, namespace, status, pods, …)')
       .option('--no-headers', 'no header line in tables and custom columns');
 
-  const get = program.command('get').description('list live objects');
-  kubectlFlags(usageFlags(liveFlags(get.command('workloads').alias('workload').alias('wl').description('one line per workload: status, GPUs, pods, roles (utilization with -o wide)').argument('[names...]', 'only these workloads (NotFound for the others)'))))
+  // `get workloads` (every kind; also `workload`, `wl`) or `get KIND[/NAME]` (the workloads of one
+  // kind): one command, so that its flags go anywhere on the line, as kubectl's do.
+  kubectlFlags(usageFlags(liveFlags(program.command('get').description('one line per workload: status, GPUs, pods, roles (utilization with -o wide). `get workloads`: every kind; `get KIND`: the workloads of one kind (a resource, short name or kind.group, as kubectl names it); KIND/NAME or KIND NAME…: only those').argument('[workloads|kind[/name]]').argument('[names...]', 'only these workloads (NotFound for the others)'))))
     .option('-o, --output <format>', 'json | yaml | wide | name | jsonpath=TEMPLATE | custom-columns=SPEC')
     .option('-w, --watch', 'after the listing, print rows as they change, until interrupted', false)
     .option('--chunk-size <n>', 'list in pages of this many objects (0: in one)', '500')
     .option('--idle', 'only workloads holding idle GPUs', false)
     .option('-q, --query <query>', "the dashboard's filters and sort as its URL query, e.g. 'status=Running&minGpus=8&sort=allocated'")
-    .action(async (names: string[], o: GetFlags) => { setCode(await (await import('./get-command.ts')).cmdGet(names, { ...o, gpuResources: gpuFlag() }, io)); });
+    .action(async (what: string | undefined, names: string[], o: GetFlags) => {
+      const { cmdGet, parseGetArgs } = await import('./get-command.ts');
+      const scope = parseGetArgs(what === undefined ? names : [what, ...names]);
+      setCode(await cmdGet(scope.names, { ...o, gpuResources: gpuFlag() }, io, scope.kind));
+    });
 
   const top = program.command('top').description('GPU utilization, like kubectl top');
   usageFlags(liveFlags(top.command('workloads').alias('workload').alias('wl').description('workloads holding GPUs, most idle GPUs first: utilization, GPU memory, idle GPUs and since when')))

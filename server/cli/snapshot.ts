@@ -365,6 +365,9 @@ async function read(config: ClusterConfig, kc: KubeConfig, d: Discovered, redisc
   // Definitions: the catalog's for the root kinds met, the cluster's for the same kinds.
   const present = new Set<string>();
   for (const [gk, list] of objects) if (list.length > 0) present.add(gk);
+  // Every workload of a kind: whether one of its objects is a workload of its own or part of its
+  // owner's (a Job of a JobSet) is for the definitions of the owners' kinds to say too.
+  if (neededRoots && !oneWorkload) for (const list of objects.values()) for (const o of list) for (const ref of o.metadata?.ownerReferences ?? []) if (ref?.kind) neededRoots.add(groupKindOf(ref));
   const rootKinds = neededRoots ?? present;
   trace('snapshot: owner kinds listed');
   const index = new WorkloadIndex(new DefinitionSet(LiveWorkloads.catalogEntries(catalog.entriesFor(rootKinds))), { gpuResources, isSynced: () => true, coalesceMs: 1_000_000 });

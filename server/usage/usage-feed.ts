@@ -47,6 +47,16 @@ export interface UsageSnapshot {
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/**
+ * The controller whose signal stops a feed's requests. Every request of a refresh (16 exporters at
+ * once) listens on it, the CLI's single refresh as much as a started feed's.
+ */
+function stopSignal(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(256, c.signal);
+  return c;
+}
+
 export class UsageFeed {
   readonly cluster: string;
   private readonly kc: KubeConfig;
@@ -61,7 +71,7 @@ export class UsageFeed {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
-  private abort = new AbortController();
+  private abort = stopSignal();
   private tracker: IdleTracker;
   private snap: UsageSnapshot;
   private readonly log;
@@ -82,9 +92,7 @@ export class UsageFeed {
 
   start(): void {
     this.stopped = false;
-    if (this.abort.signal.aborted) this.abort = new AbortController();
-    // Every request of a refresh (16 exporters at once) listens on the one signal that stops them all.
-    setMaxListeners(256, this.abort.signal);
+    if (this.abort.signal.aborted) this.abort = stopSignal();
     this.schedule(0);
   }
 

@@ -20,7 +20,7 @@ test('every demo workload resolves with no errors and no unmatched pods', async 
     const rows = live.index.allRows();
     assert.ok(rows.length >= 30, `only ${rows.length} rows`);
     const kinds = new Set(rows.map((r) => r.kind));
-    for (const k of ['JobSet', 'PyTorchJob', 'RayCluster', 'RayJob', 'RayService', 'InferenceService', 'MPIJob', 'TFJob', 'XGBoostJob', 'JAXJob', 'PaddleJob', 'NIMCache', 'NIMService', 'LeaderWorkerSet', 'Milvus', 'PodCliqueSet', 'DynamoGraphDeployment', 'SparkApplication', 'AppWrapper', 'LLMInferenceService', 'Sandbox']) {
+    for (const k of ['JobSet', 'PyTorchJob', 'RayCluster', 'RayJob', 'RayService', 'InferenceService', 'MPIJob', 'TrainJob', 'TFJob', 'XGBoostJob', 'JAXJob', 'PaddleJob', 'NIMCache', 'NIMService', 'LeaderWorkerSet', 'Milvus', 'PodCliqueSet', 'DynamoGraphDeployment', 'SparkApplication', 'AppWrapper', 'LLMInferenceService', 'Sandbox']) {
       assert.ok(kinds.has(k), `no ${k} among ${[...kinds].join(', ')}`);
     }
     // Volcano's Job shares its kind with batch/v1 Job: told apart by its group.

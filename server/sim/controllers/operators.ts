@@ -18,6 +18,7 @@ import type { Controller } from './runtime.ts';
 import { SandboxController } from './sandbox.ts';
 import { SparkApplicationController } from './sparkapplication.ts';
 import { trainingOperatorControllers } from './training-frameworks.ts';
+import { TrainJobController } from './trainjob.ts';
 import { VolcanoJobController, VolcanoPodGroupController } from './volcano-job.ts';
 
 export function operatorControllers(): Controller[] {
@@ -25,6 +26,7 @@ export function operatorControllers(): Controller[] {
     new JobSetController(),
     ...trainingOperatorControllers(),
     new MPIJobController(),
+    new TrainJobController(),
     new RayClusterController(),
     new RayJobController(),
     new RayServiceController(),

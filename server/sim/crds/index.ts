@@ -261,6 +261,11 @@ export function frameworkCrds(options: { karta?: KartaCrdVariant } = {}): KubeOb
       return crd({ group: 'kubeflow.org', kind, plural: `${kind.toLowerCase()}s`, versions: [{ name: 'v1', columns: [{ name: 'State', type: 'string', jsonPath: '.status.conditions[-1:].type' }, age], ...(scale ? { scale } : {}) }] });
     }),
     crd({ group: 'kubeflow.org', kind: 'MPIJob', plural: 'mpijobs', versions: [{ name: 'v2beta1' }] }),
+    // Kubeflow Trainer v2 (manifests/base/crds of kubeflow/trainer v2.3.0): the TrainJob's State column is
+    // its newest condition; the runtimes have no columns, ClusterTrainingRuntime is cluster-scoped.
+    crd({ group: 'trainer.kubeflow.org', kind: 'TrainJob', plural: 'trainjobs', singular: 'trainjob', versions: [{ name: 'v1alpha1', columns: [{ name: 'State', type: 'string', jsonPath: '.status.conditions[-1:].type' }, age] }] }),
+    crd({ group: 'trainer.kubeflow.org', kind: 'TrainingRuntime', plural: 'trainingruntimes', singular: 'trainingruntime', versions: [{ name: 'v1alpha1' }] }),
+    crd({ group: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', plural: 'clustertrainingruntimes', singular: 'clustertrainingruntime', scope: 'Cluster', versions: [{ name: 'v1alpha1' }] }),
     crd({ group: 'ray.io', kind: 'RayCluster', plural: 'rayclusters', categories: ['all'], versions: [{ name: 'v1', storage: true, columns: rayClusterColumns }, { name: 'v1alpha1', storage: false, columns: rayClusterColumns, deprecated: true }] }),
     crd({ group: 'ray.io', kind: 'RayJob', plural: 'rayjobs', categories: ['all'], versions: [{ name: 'v1', storage: true, columns: rayJobColumns }, { name: 'v1alpha1', storage: false, columns: rayJobColumns, deprecated: true }] }),
     crd({ group: 'ray.io', kind: 'RayService', plural: 'rayservices', categories: ['all'], versions: [{ name: 'v1', storage: true, columns: rayServiceColumns }, { name: 'v1alpha1', storage: false, columns: rayServiceColumns, deprecated: true }] }),

@@ -12,6 +12,7 @@ import type { KubeObject, ObjectStore } from '../store/object-store.ts';
 import { StoreError } from '../store/object-store.ts';
 import { createNodes } from './node-pools.ts';
 import type { NodePool } from './node-pools.ts';
+import { initializerRuntime, torchDistributedRuntime } from './trainjobs.ts';
 import { build } from './workloads.ts';
 import type { Framework, Shape } from './workloads.ts';
 
@@ -66,6 +67,9 @@ export const DEMO_WORKLOADS: Entry[] = [
   ['raycluster', { namespace: 'research', name: 'rc-interactive', pods: 3, gpus: 1, nodeSelector: L4 }],
   ['rayjob', { namespace: 'data', name: 'text-classify', pods: 2, gpus: 1, duration: '5m-7m', nodeSelector: L4 }],
   ['rayjob', { namespace: 'data', name: 'embed-corpus', pods: 2, gpus: 1, duration: '1m-2m', exitCode: 1, nodeSelector: L4 }],
+  // Kubeflow Trainer v2: a small fine-tune whose dataset and model initializers complete before its 2 nodes
+  // (one MIG slice each) start.
+  ['trainjob', { namespace: 'research', name: 'qwen-sft', pods: 2, gpus: 1, gpuResource: 'nvidia.com/mig-1g.10gb', duration: '15m-20m', nodeSelector: MIG, variant: 'initializers' }],
   // A Spark batch job: the driver runs for a few minutes with two CPU executors, then completes.
   ['sparkapplication', { namespace: 'data', name: 'daily-aggregates', pods: 3, gpus: 0, duration: '4m-6m' }],
   // A PyTorchJob wrapped in an AppWrapper, queued in Kueue and admitted; and an MPI-style Volcano Job
@@ -151,6 +155,7 @@ export function finishedAt(o: KubeObject): number | undefined {
     case 'JAXJob':
     case 'PaddleJob':
     case 'MPIJob':
+    case 'TrainJob':
     case 'JobSet': {
       const c = st.conditions?.find((x) => x.status === 'True' && ['Complete', 'Failed', 'Succeeded', 'Completed'].includes(x.type));
       return c ? at(c.lastTransitionTime) ?? 0 : undefined;
@@ -192,6 +197,10 @@ export function applyDemo(store: ObjectStore, options: DemoOptions): { stop(): v
     metadata: { name: 'llama-3-2-1b-cache', namespace: 'nim' },
     spec: { source: { ngc: { modelPuller: 'nvcr.io/nim/meta/llama-3.2-1b-instruct:1.12.0', pullSecret: 'ngc-secret', authSecret: 'ngc-api-secret', model: { engine: 'tensorrt_llm', tensorParallelism: '1' } } }, storage: { pvc: { create: true, storageClass: 'standard', size: '50Gi', volumeAccessMode: 'ReadWriteOnce' } } },
   });
+  // Kubeflow Trainer's runtimes, installed before the TrainJob: the shipped torch-distributed, and the
+  // research team's runtime with initializers that its TrainJob references.
+  createQuiet(store, torchDistributedRuntime());
+  createQuiet(store, initializerRuntime('research'));
   for (const [fw, shape] of DEMO_WORKLOADS) createQuiet(store, objectOf(fw, shape));
   const clock = options.clock;
   const late = (): void => {

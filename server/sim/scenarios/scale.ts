@@ -30,6 +30,8 @@ export interface ScaleOptions {
 const WEIGHTS: Record<Framework, number> = {
   deployment: 22, statefulset: 4, job: 14, jobset: 8, pytorchjob: 8, mpijob: 3, raycluster: 4, rayjob: 3, rayservice: 2,
   'kserve-standard': 5, 'kserve-knative': 3, knative: 3, nimservice: 3, leaderworkerset: 4, milvus: 1, podcliqueset: 2, dynamo: 2,
+  // Not drawn: a TrainJob needs its runtime, which only the demo installs.
+  trainjob: 0,
   tfjob: 1, xgboostjob: 1, jaxjob: 1, paddlejob: 1,
   appwrapper: 1, volcanojob: 1,
   llmisvc: 1, sandbox: 2,

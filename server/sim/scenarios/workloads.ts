@@ -7,6 +7,7 @@
 import { SIM } from '../controllers/pods.ts';
 import { LOAD_LABEL } from '../gpu-metrics/load-model.ts';
 import type { KubeObject } from '../store/object-store.ts';
+import { trainJob } from './trainjobs.ts';
 
 export type Framework =
   | 'deployment'
@@ -14,6 +15,7 @@ export type Framework =
   | 'job'
   | 'jobset'
   | 'pytorchjob'
+  | 'trainjob'
   | 'tfjob'
   | 'xgboostjob'
   | 'jaxjob'
@@ -137,6 +139,8 @@ function podSpec(s: Shape, container: Record<string, unknown>, extra: Record<str
 export function build(fw: Framework, s: Shape): Built {
   const n = Math.max(1, Math.round(s.pods));
   switch (fw) {
+    case 'trainjob':
+      return trainJob(s);
     case 'deployment':
       return {
         pods: n,

@@ -6,7 +6,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -160,4 +160,23 @@ test('a reader that closes the pipe early ends the command quietly, as kubectl d
   const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
   assert.equal(code, 0, err);
   assert.doesNotMatch(err, /EPIPE|Error|at /);
+});
+
+test('as a kubectl plugin: kubectl finds kubectl-wmap on the PATH, runs it with its own kubeconfig flags, and completes through kubectl_complete-wmap', async () => {
+  const bin = join(dir, 'plugin-bin');
+  mkdirSync(bin);
+  symlinkSync(fileURLToPath(new URL('../../bin/kubectl-wmap.mjs', import.meta.url)), join(bin, 'kubectl-wmap'));
+  symlinkSync(fileURLToPath(new URL('../../bin/kubectl_complete-wmap.mjs', import.meta.url)), join(bin, 'kubectl_complete-wmap'));
+  const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, KUBECONFIG: sim.kubeconfigPath };
+  const listed = await run('kubectl', ['plugin', 'list'], env);
+  assert.match(listed.out, /kubectl-wmap/);
+  const got = await run('kubectl', ['wmap', 'get', 'workloads', '-A', '-o', 'name'], env);
+  assert.equal(got.code, 0, got.err);
+  assert.deepEqual(names(got.out), named(reference));
+  const missing = await run('kubectl', ['wmap', 'get', 'jobsets', 'nope'], env);
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /Error from server \(NotFound\): jobsets.jobset.x-k8s.io "nope" not found/);
+  const completed = await run('kubectl', ['__complete', 'wmap', 'get', ''], env);
+  assert.equal(completed.code, 0, completed.err);
+  assert.ok(completed.out.split('\n').some((l) => l.startsWith('workloads')), completed.out);
 });

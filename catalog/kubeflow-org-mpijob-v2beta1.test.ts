@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { WorkloadTree } from '../server/engine/tree.ts';
-import { digest, resolveFixture } from './testing.ts';
+import { digest, fixtureObjects, resolveFixture, resolveObjects } from './testing.ts';
 
 const SLUG = 'kubeflow-org-mpijob-v2beta1';
 const UID = '339414e2-4f32-40b2-8db3-0167e3f08d73';
@@ -100,4 +100,17 @@ test('suspended: runPolicy.suspend; launcher Job suspended, workers deleted', ()
     errors: [],
   });
   assert.deepEqual(gang(tree), []);
+});
+
+test('Restarting in place of Running (a failed launcher retried): Degraded, as the training operator\'s other kinds', () => {
+  const objects = fixtureObjects(SLUG, 'running').map((o) => {
+    if (o.kind !== 'MPIJob') return o;
+    const conditions = (o.status as { conditions: Array<Record<string, string>> }).conditions.map((c) =>
+      c.type === 'Running' ? { ...c, type: 'Restarting', reason: 'MPIJobRestarting', message: 'MPIJob hpc/nccl-allreduce is restarting because 1 launcher replica(s) failed.' } : c,
+    );
+    return { ...o, status: { ...(o.status as object), conditions } };
+  });
+  const tree = resolveObjects(SLUG, objects);
+  assert.deepEqual(tree.status.matched, ['Degraded']);
+  assert.deepEqual(tree.errors, []);
 });

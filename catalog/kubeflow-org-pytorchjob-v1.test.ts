@@ -56,6 +56,22 @@ test('running: Running=True, 1 master + 3 workers at 8 GPUs', () => {
   assert.deepEqual(gang(tree), JOB_GANG(ALL));
 });
 
+test('degraded: Restarting (in place of Running) while worker 2, killed with exit 137, is recreated', () => {
+  const tree = resolveFixture(SLUG, 'degraded');
+  assert.deepEqual(digest(tree), {
+    status: ['Degraded'],
+    roles: {
+      master: { desired: 1, live: 1, ready: 1, gpusPerPod: GPU8 },
+      worker: { desired: 3, live: 2, ready: 2, gpusPerPod: GPU8 },
+    },
+    pods: PODS,
+    unmatched: [],
+    gpus: { desired: 32, requested: 24, allocated: 24 },
+    errors: [],
+  });
+  assert.equal(tree.status.conditions.find((c) => c.type === 'Restarting')?.reason, 'PyTorchJobRestarting');
+});
+
 test('succeeded: Succeeded=True and Running flipped to False: Completed only', () => {
   const tree = resolveFixture(SLUG, 'succeeded');
   assert.deepEqual(digest(tree), {

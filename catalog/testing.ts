@@ -16,12 +16,16 @@ export function fixtureObjects(slug: string, state: string): KubeObject[] {
 
 /** Loads catalog/<slug>.yaml and catalog/fixtures/<slug>/<state>.yaml and resolves them. */
 export function resolveFixture(slug: string, state: string): WorkloadTree {
+  return resolveObjects(slug, fixtureObjects(slug, state), `catalog/fixtures/${slug}/${state}.yaml`);
+}
+
+/** Resolves objects (a fixture's, changed by a test) with catalog/<slug>.yaml. */
+export function resolveObjects(slug: string, objects: KubeObject[], where = 'the objects'): WorkloadTree {
   const entries = loadCatalogFile(join(here, `${slug}.yaml`));
   const entry = entries[0];
   if (!entry?.compiled) throw new Error(`catalog/${slug}.yaml is invalid:\n${(entry?.errors ?? []).map((e) => e.message).join('\n')}`);
-  const objects = fixtureObjects(slug, state);
   const root = pickRoot(objects, [entry.compiled]);
-  if (!root) throw new Error(`no ${entry.kind} in catalog/fixtures/${slug}/${state}.yaml`);
+  if (!root) throw new Error(`no ${entry.kind} in ${where}`);
   return resolveWorkload(entry.compiled, root, objects);
 }
 

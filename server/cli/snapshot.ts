@@ -127,7 +127,9 @@ export async function listAll(kc: KubeConfig, r: ServedResource, namespace: stri
  * At most `n` at once: parallel requests open a connection (a TLS handshake, on both sides) each,
  * while a few kept-alive connections carry the same lists as fast on a near cluster.
  */
-function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
+type Limiter = <T>(fn: () => Promise<T>) => Promise<T>;
+
+function limiter(n: number): Limiter {
   let active = 0;
   const waiting: Array<() => void> = [];
   return async (fn) => {
@@ -304,18 +306,20 @@ async function read(config: ClusterConfig, kc: KubeConfig, d: Discovered, redisc
       // definitions mention are read: asked for now, while the object itself is read (one round trip
       // less). Its own kind is not listed: the object is read by name.
       for (const r of candidates) planned.add(`${r.group}/${r.kind}`);
-      early = Promise.all([...wantedKinds(catalog, new Set(candidates.map((r) => `${r.group}/${r.kind}`)), true)].map(([gk, v]) => listKind(gk, v)));
-      // Awaited below; a read that fails first (NotFound) leaves it to settle unobserved.
-      early.catch(() => undefined);
-      const found = await Promise.all(candidates.map(async (r) => {
+      // The object first, then the lists, over the same few kept-alive connections.
+      const reading = Promise.all(candidates.map(async (r) => {
         try {
-          return [trimObject({ apiVersion: r.group ? `${r.group}/${r.version}` : r.version, kind: r.kind, ...(await getJson<ClusterObject>(kc, `${resourcePath(r, ns(r))}/${encodeURIComponent(scope.name!)}`, signal)) }) as KubeObject];
+          return [trimObject({ apiVersion: r.group ? `${r.group}/${r.version}` : r.version, kind: r.kind, ...(await inFlight(() => getJson<ClusterObject>(kc, `${resourcePath(r, ns(r))}/${encodeURIComponent(scope.name!)}`, signal))) }) as KubeObject];
         } catch (e) {
           if (e instanceof ApiError && e.status === 404) return [];
           if (e instanceof ApiError && e.status === 403) throw new ServerError('Forbidden', e.message);
           throw e;
         }
       }));
+      early = Promise.all([...wantedKinds(catalog, new Set(candidates.map((r) => `${r.group}/${r.kind}`)), true)].map(([gk, v]) => listKind(gk, v)));
+      // Awaited below; a read that fails first (NotFound) leaves it to settle unobserved.
+      early.catch(() => undefined);
+      const found = await reading;
       roots = found.flat();
       if (roots.length === 0) throw notFound(resourceName(rootResource), scope.name);
       if (roots.length > 1) throw new UsageError(`${scope.kind}/${scope.name} is ambiguous in namespace ${namespace}: ${roots.map((o) => `${kindRef(String(o.kind), String(o.apiVersion)).toLowerCase()}/${scope.name}`).join(', ')}; name the kind with its group`);
@@ -359,7 +363,7 @@ async function read(config: ClusterConfig, kc: KubeConfig, d: Discovered, redisc
     // Only what the workload owns is resolved: the namespace's other workloads are not its business.
     const mine = ownedUids(objects, roots[0]);
     for (const [gk, list] of objects) if (!DEFINITION_KINDS.has(gk)) objects.set(gk, list.filter((o) => mine.has(String(o.metadata?.uid ?? ''))));
-    await readNodesOf(kc, d, [roots[0], ...objects.get(POD_GK) ?? []], objects, failures, signal);
+    await readNodesOf(kc, d, [roots[0], ...objects.get(POD_GK) ?? []], objects, failures, signal, inFlight);
   }
 
   // Definitions: the catalog's for the root kinds met, the cluster's for the same kinds.
@@ -438,7 +442,8 @@ function ownedUids(objects: ReadonlyMap<string, readonly KubeObject[]>, root: Ku
 }
 
 /** The nodes pods run on, read by name. A forbidden read leaves the kind unreadable, as a forbidden list would. */
-async function readNodesOf(kc: KubeConfig, d: Discovered, pods: readonly KubeObject[], objects: Map<string, KubeObject[]>, failures: Map<string, KindFailure>, signal: AbortSignal): Promise<void> {
+/** The nodes the pods run on, read by name over the read's kept-alive connections (`inFlight`): a new connection is a TLS handshake. */
+async function readNodesOf(kc: KubeConfig, d: Discovered, pods: readonly KubeObject[], objects: Map<string, KubeObject[]>, failures: Map<string, KindFailure>, signal: AbortSignal, inFlight: Limiter): Promise<void> {
   const r = pickResource(d, NODE_GK, 'v1');
   if (!r) return;
   const names = new Set<string>();
@@ -449,7 +454,7 @@ async function readNodesOf(kc: KubeConfig, d: Discovered, pods: readonly KubeObj
   const nodes: KubeObject[] = [];
   await Promise.all([...names].sort().map(async (name) => {
     try {
-      nodes.push(trimObject({ apiVersion: 'v1', kind: 'Node', ...(await getJson<ClusterObject>(kc, `${resourcePath(r)}/${encodeURIComponent(name)}`, signal)) }) as KubeObject);
+      nodes.push(trimObject({ apiVersion: 'v1', kind: 'Node', ...(await inFlight(() => getJson<ClusterObject>(kc, `${resourcePath(r)}/${encodeURIComponent(name)}`, signal))) }) as KubeObject);
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) return;
       failures.set(NODE_GK, failureOf(r, e));

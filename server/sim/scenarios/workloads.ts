@@ -543,51 +543,6 @@ export function build(fw: Framework, s: Shape): Built {
           },
         },
       };
-    case 'llmisvc': {
-      // KServe LLMInferenceService, llm-d style: decode replicas (+ one prefill replica with variant
-      // "disagg"), the endpoint picker from the preset; multi-node (variant "multinode"): LWS groups of 2.
-      const multi = s.variant === 'multinode';
-      const disagg = s.variant === 'disagg';
-      const user = { containers: [{ name: 'main', resources: res(s) }], ...(s.nodeSelector ? { nodeSelector: s.nodeSelector } : {}) };
-      const decode = multi ? Math.max(1, Math.floor(n / 2)) : Math.max(1, disagg ? n - 1 : n);
-      return {
-        pods: (multi ? decode * 2 : decode) + (disagg ? 1 : 0) + 1,
-        object: {
-          apiVersion: 'serving.kserve.io/v1alpha2',
-          kind: 'LLMInferenceService',
-          metadata: meta(s, simAnn(s)),
-          spec: {
-            model: { uri: 'hf://Qwen/Qwen3-8B', name: 'Qwen/Qwen3-8B' },
-            replicas: decode,
-            ...(loadLabels(s) ? { labels: loadLabels(s) } : {}),
-            template: user,
-            ...(multi ? { parallelism: { data: 2, dataLocal: 1, tensor: Math.max(1, s.gpus) }, worker: user } : {}),
-            ...(disagg ? { prefill: { replicas: 1, template: user, ...(loadLabels(s, 'prefill') ? { labels: loadLabels(s, 'prefill') } : {}) } } : {}),
-            router: { gateway: {}, route: {}, scheduler: {} },
-          },
-        },
-      };
-    }
-    case 'sandbox':
-      // An agent sandbox: one pod with a workspace volume and a headless Service; suspend = operatingMode.
-      return {
-        pods: s.suspend ? 0 : 1,
-        object: {
-          apiVersion: 'agents.x-k8s.io/v1beta1',
-          kind: 'Sandbox',
-          metadata: meta(s),
-          spec: {
-            operatingMode: s.suspend ? 'Suspended' : 'Running',
-            podTemplate: {
-              metadata: withLoad({ labels: { app: 'coding-agent' }, ...(Object.keys(simAnn(s)).length ? { annotations: simAnn(s) } : {}) }, s),
-              spec: podSpec(s, { name: 'agent', image: 'us-central1-docker.pkg.dev/k8s-staging-images/agent-sandbox/python-runtime-sandbox:v0.5.6', ports: [{ containerPort: 8888, name: 'http', protocol: 'TCP' }], volumeMounts: [{ name: 'workspace', mountPath: '/workspace' }] }, { automountServiceAccountToken: false }),
-            },
-            volumeClaimTemplates: [{ metadata: { name: 'workspace' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } } } }],
-            service: true,
-            shutdownPolicy: 'Retain',
-          },
-        },
-      };
     case 'sparkapplication': {
       // The driver (CPU only) runs the job for the shape's duration; n - 1 executors hold the GPUs.
       const executors = Math.max(1, n - 1);

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { pickRoot, resolveWorkload, type KubeObject, type WorkloadTree } from '../server/engine/index.ts';
-import { loadCatalogFile } from '../server/catalog/index.ts';
-import { digest, fixtureObjects, resolveFixture } from './testing.ts';
+import type { WorkloadTree } from '../server/engine/index.ts';
+import { digest, fixtureObjects, resolveFixture, resolveObjects } from './testing.ts';
 
 const SLUG = 'agents-x-k8s-io-sandbox-v1beta1';
 // FNV-1a (32 bit, hex) of the Sandbox names: the controller's agents.x-k8s.io/sandbox-name-hash label.
@@ -60,7 +58,7 @@ test('suspending: asked to suspend while the pod still exists', () => {
   const objects = fixtureObjects(SLUG, 'running');
   const sb = objects.find((o) => o.kind === 'Sandbox')!;
   (sb.spec as Record<string, unknown>).operatingMode = 'Suspended';
-  const tree = resolveWith(objects);
+  const tree = resolveObjects(SLUG, objects);
   assert.deepEqual(tree.status.matched, ['Suspending']);
   // The pod is on its way out: none is wanted any more, the one left still holds its GPU.
   assert.deepEqual(digest(tree).gpus, { desired: 0, requested: 1, allocated: 1 });
@@ -103,8 +101,3 @@ test('claimed from a warm pool: the Sandbox under its SandboxClaim is the worklo
   assert.deepEqual(sb.metadata!.ownerReferences?.map((r) => `${r.kind}/${r.name}`), ['SandboxClaim/notebook-bob']);
 });
 
-function resolveWith(objects: KubeObject[]): WorkloadTree {
-  const entry = loadCatalogFile(fileURLToPath(new URL(`./${SLUG}.yaml`, import.meta.url)))[0];
-  const root = pickRoot(objects, [entry.compiled!])!;
-  return resolveWorkload(entry.compiled!, root, objects);
-}

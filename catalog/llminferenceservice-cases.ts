@@ -5,10 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { digest, fixtureObjects, resolveFixture } from './testing.ts';
-import { fileURLToPath } from 'node:url';
-import { pickRoot, resolveWorkload, type KubeObject, type WorkloadTree } from '../server/engine/index.ts';
-import { loadCatalogFile } from '../server/catalog/index.ts';
+import type { WorkloadTree } from '../server/engine/index.ts';
+import { digest, fixtureObjects, resolveFixture, resolveObjects } from './testing.ts';
 
 const DECODE_POD_0 = 'qwen3-8b-kserve-58x5glp4mr-ksnvg';
 const DECODE_POD_1 = 'qwen3-8b-kserve-58x5glp4mr-tlzp5';
@@ -16,12 +14,6 @@ const PREFILL_POD = 'qwen3-8b-kserve-prefill-dsbwlwtg9v-5cffv';
 const EPP_POD = 'qwen3-8b-kserve-router-scheduler-cgjtpv884b-7zb22';
 const L4 = { 'nvidia.com/gpu': 1 };
 
-/** Resolves hand-made objects with the catalog definition of `slug`. */
-function resolveWith(slug: string, objects: KubeObject[]): WorkloadTree {
-  const entry = loadCatalogFile(fileURLToPath(new URL(`./${slug}.yaml`, import.meta.url)))[0];
-  const root = pickRoot(objects, [entry.compiled!])!;
-  return resolveWorkload(entry.compiled!, root, objects);
-}
 
 function gangs(tree: WorkloadTree) {
   return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() }));
@@ -133,7 +125,7 @@ export function llmInferenceServiceCases(version: 'v1alpha1' | 'v1alpha2'): void
     spec.replicas = 3;
     // The wanted shape needs the object only: 3 groups of 2 pods (the leaders' spec unknown here: no GPUs
     // counted for them); prefill back on a single-node Deployment.
-    const tree = resolveWith(slug, [isvc]);
+    const tree = resolveObjects(slug, [isvc]);
     assert.deepEqual(Object.fromEntries(tree.roles.map((r) => [r.name, r.desiredPods])), { prefill: 1, leader: 3, worker: 3, 'router-scheduler': 1 });
     assert.deepEqual(digest(tree).gpus.desired, 8);
     assert.deepEqual(tree.gang, []);

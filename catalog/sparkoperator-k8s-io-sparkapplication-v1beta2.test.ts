@@ -2,19 +2,12 @@
 // pods owned by the driver pod, roles from the spark-role label, status from the operator's state machine.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadCatalogFile } from '../server/catalog/index.ts';
-import { pickRoot, resolveWorkload, type KubeObject } from '../server/engine/index.ts';
-import { digest, fixtureObjects, resolveFixture } from './testing.ts';
+import { digest, fixtureObjects, resolveFixture, resolveObjects } from './testing.ts';
 
 const SLUG = 'sparkoperator-k8s-io-sparkapplication-v1beta2';
 const GPU1 = { 'nvidia.com/gpu': 1 };
 const EXEC = 'rapids-etl-2c5273a09ef7a13b-exec';
 
-function resolveObjects(objects: KubeObject[]) {
-  const entry = loadCatalogFile(new URL(`./${SLUG}.yaml`, import.meta.url).pathname)[0];
-  const root = pickRoot(objects, [entry.compiled!])!;
-  return resolveWorkload(entry.compiled!, root, objects);
-}
 
 test('pending: SUBMITTED, the driver pod pulling its image, no executors yet: Initializing', () => {
   const tree = resolveFixture(SLUG, 'pending');
@@ -63,7 +56,7 @@ test('executors owned by the driver pod alone (operator before v2.4) resolve the
       : o,
   );
   assert.ok(objects.filter((o) => o.metadata?.labels?.['spark-role'] === 'executor').every((o) => o.metadata!.ownerReferences!.length === 1));
-  const d = digest(resolveObjects(objects));
+  const d = digest(resolveObjects(SLUG, objects));
   assert.deepEqual(d, digest(resolveFixture(SLUG, 'running')));
 });
 
@@ -91,7 +84,7 @@ test('the same executors still starting, none lost: Initializing, not Degraded',
     const executorState = Object.fromEntries(Object.entries(st.executorState).filter(([, v]) => v !== 'FAILED'));
     return { ...o, status: { ...st, executorState } };
   });
-  assert.deepEqual(resolveObjects(objects).status.matched, ['Initializing']);
+  assert.deepEqual(resolveObjects(SLUG, objects).status.matched, ['Initializing']);
 });
 
 test('failed: the driver exited 1, Spark deleted the executors: Failed', () => {
@@ -167,10 +160,10 @@ test('every state of the operator maps to one status', () => {
   };
   for (const [state, status] of Object.entries(want)) {
     const st = { ...(app.status as Record<string, unknown>), applicationState: state ? { state } : {} };
-    assert.deepEqual(resolveObjects([{ ...app, status: st }]).status.matched, [status], `state ${JSON.stringify(state)}`);
+    assert.deepEqual(resolveObjects(SLUG, [{ ...app, status: st }]).status.matched, [status], `state ${JSON.stringify(state)}`);
   }
   // A brand-new object has no status at all.
-  assert.deepEqual(resolveObjects([{ ...app, status: undefined }]).status.matched, ['Initializing']);
+  assert.deepEqual(resolveObjects(SLUG, [{ ...app, status: undefined }]).status.matched, ['Initializing']);
 });
 
 test('GPUs per pod: template limits plus Spark resource conf; spec gpu wins for the same resource', () => {
@@ -185,7 +178,7 @@ test('GPUs per pod: template limits plus Spark resource conf; spec gpu wins for 
       executor: { ...spec.executor, gpu: { name: 'nvidia.com/gpu', quantity: 2 }, template: { spec: { containers: [{ name: 'spark-kubernetes-executor', resources: { limits: { 'nvidia.com/gpu': 4 } } }] } } },
     },
   };
-  const roles = digest(resolveObjects([variant])).roles;
+  const roles = digest(resolveObjects(SLUG, [variant])).roles;
   assert.deepEqual(roles.driver.gpusPerPod, { 'amd.com/gpu': 1, 'nvidia.com/gpu': 1 });
   assert.deepEqual(roles.executor.gpusPerPod, { 'nvidia.com/gpu': 2 });
 });

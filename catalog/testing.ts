@@ -29,6 +29,16 @@ export function resolveObjects(slug: string, objects: KubeObject[], where = 'the
   return resolveWorkload(entry.compiled, root, objects);
 }
 
+/** Resolves a fixture's objects after `edit` changed (a deep copy of) them: a variant the operator also produces. */
+export function resolveEdited(slug: string, state: string, edit: (objects: KubeObject[]) => KubeObject[]): WorkloadTree {
+  return resolveObjects(slug, edit(structuredClone(fixtureObjects(slug, state))), `the edited catalog/fixtures/${slug}/${state}.yaml`);
+}
+
+/** The gang PodGroups of a tree, pods sorted, PodGroups by name. */
+export function gangOf(tree: WorkloadTree): Array<{ name: string; minMember: number | null; pods: string[] }> {
+  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
 export interface TreeDigest {
   status: string[];
   roles: Record<string, { desired: number | null; live: number; ready: number; gpusPerPod: Record<string, number> }>;

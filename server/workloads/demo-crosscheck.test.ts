@@ -1,6 +1,6 @@
 /**
  * Cross-check of the catalog against the simulated operators: every workload of the demo scenario
- * (all 13 frameworks, as their operators create them) resolves without errors or unmatched pods.
+ * (every framework of the catalog, as their operators create them) resolves without errors or unmatched pods.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

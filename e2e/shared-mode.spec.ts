@@ -90,8 +90,14 @@ test.afterAll(async () => {
 const W = '/api/workloads/wmap-sim/team-llm/JobSet.jobset.x-k8s.io/llama-finetune';
 
 test('the security matrix: every route against every kind of unwelcome request', async () => {
-  const detail = JSON.parse((await raw({ path: W, headers: { cookie: sessions.alice, origin: base } })).body) as { tree: { pods: Array<{ name: string }> } };
-  const pod = `/api/pods/wmap-sim/team-llm/${detail.tree.pods[0].name}`;
+  // A pod whose container has started (a log to read): just after start-up some are still being created.
+  let running: string | undefined;
+  await expect.poll(async () => {
+    const detail = JSON.parse((await raw({ path: W, headers: { cookie: sessions.alice, origin: base } })).body) as { tree: { pods: Array<{ name: string; phase: string; ready: boolean }> } };
+    running = detail.tree.pods.find((p) => p.phase === 'Running' && p.ready)?.name;
+    return running;
+  }, { timeout: 60_000 }).toBeTruthy();
+  const pod = `/api/pods/wmap-sim/team-llm/${running!}`;
   const json = (v: unknown) => JSON.stringify(v);
   interface Route {
     method: 'GET' | 'POST';

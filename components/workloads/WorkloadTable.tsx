@@ -56,7 +56,7 @@ function Cell({ column, row, index, now, href, cluster }: { column: RowColumn; r
         <div role="gridcell" className="flex min-w-0 items-center gap-2">
           <KindIcon apiVersion={row.apiVersion} kind={row.kind} />
           <span className={muted} title={`${row.kind} (${row.apiVersion})`}>
-            {row.kind}
+            {column.text(row, now)}
           </span>
           {row.definition.source === 'none' && (
             <span className="shrink-0 rounded bg-slate-200 px-1 text-[10px] font-semibold text-slate-700 dark:bg-slate-700 dark:text-slate-200" title="No definition describes this kind: its pods and GPUs are exact, what it asks for is unknown, its status comes from its pods" data-testid="no-definition">

@@ -50,3 +50,13 @@ test('finished pods are done, not not-ready: 4 done, 2/2 +2 done', () => {
   assert.equal(pods(2, 4, 2), '2/2 +2 done');
   assert.equal(pods(3, 4), '3/4');
 });
+
+test('the kind column names the group of a kind that shares its name with one of Kubernetes\' own', () => {
+  const kind = ROW_COLUMNS.find((c) => c.key === 'kind')!;
+  const row = (kindName: string, apiVersion: string) => ({ ...makeRow(), kind: kindName, apiVersion });
+  assert.equal(kind.text(row('Job', 'batch/v1'), 0), 'Job');
+  assert.equal(kind.text(row('Job', 'batch.volcano.sh/v1alpha1'), 0), 'Job.batch.volcano.sh');
+  assert.equal(kind.text(row('Service', 'serving.knative.dev/v1'), 0), 'Service.serving.knative.dev');
+  assert.equal(kind.text(row('Pod', 'v1'), 0), 'Pod');
+  assert.equal(kind.text(row('JobSet', 'jobset.x-k8s.io/v1alpha2'), 0), 'JobSet');
+});

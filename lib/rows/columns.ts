@@ -7,6 +7,7 @@
 import type { WorkloadRow } from '../../contract/index.ts';
 import { humanAge } from '../format/duration.ts';
 import { formatGpus } from '../format/gpus.ts';
+import { displayKind } from './identity.ts';
 import type { SortKey } from './query.ts';
 
 export type ColumnKey = 'kind' | 'name' | 'namespace' | 'cluster' | 'status' | 'gpus' | 'util' | 'memory' | 'idle' | 'pods' | 'roles' | 'age' | 'definition' | 'reason' | 'stale';
@@ -44,7 +45,7 @@ export interface RowColumn {
 const single = (key: SortKey, header: string): ColumnSort[] => [{ key, label: header, title: `Sort by ${header.toLowerCase()}` }];
 
 export const ROW_COLUMNS: readonly RowColumn[] = [
-  { key: 'kind', header: 'Kind', width: 'minmax(150px,1fr)', sorts: single('kind', 'Kind'), priority: 0, text: (r) => r.kind },
+  { key: 'kind', header: 'Kind', width: 'minmax(150px,1fr)', sorts: single('kind', 'Kind'), priority: 0, text: (r) => displayKind(r.kind, r.apiVersion) },
   { key: 'name', header: 'Name', width: 'minmax(200px,2.2fr)', sorts: single('name', 'Name'), priority: 0, text: (r) => r.name },
   { key: 'namespace', header: 'Namespace', width: 'minmax(120px,1fr)', sorts: single('namespace', 'Namespace'), priority: 0, scope: 'namespace', text: (r) => r.namespace || null },
   { key: 'cluster', header: 'Cluster', width: 'minmax(90px,0.8fr)', sorts: single('cluster', 'Cluster'), priority: 0, scope: 'cluster', text: (r) => r.cluster },

@@ -16,6 +16,23 @@ export function kindRef(kind: string, apiVersion: string): string {
   return g ? `${kind}.${g}` : kind;
 }
 
+/** Kubernetes' own kinds, by the group that serves them. */
+const BUILT_IN_GROUP: Readonly<Record<string, string>> = {
+  Pod: '', Service: '', ReplicationController: '',
+  Job: 'batch', CronJob: 'batch',
+  Deployment: 'apps', StatefulSet: 'apps', DaemonSet: 'apps', ReplicaSet: 'apps',
+};
+
+/**
+ * A kind as a table shows it: its name, and its group too when the name is also one of Kubernetes'
+ * own kinds (Volcano's `Job.batch.volcano.sh`, Knative's `Service.serving.knative.dev`), which a bare
+ * `Job` or `Service` would pass for.
+ */
+export function displayKind(kind: string, apiVersion: string): string {
+  const builtIn = BUILT_IN_GROUP[kind];
+  return builtIn !== undefined && builtIn !== groupOfApiVersion(apiVersion) ? kindRef(kind, apiVersion) : kind;
+}
+
 /** `cluster/namespace/Kind.group/name`; the namespace is `_` for cluster-scoped workloads. */
 export function workloadId(w: { cluster: string; namespace: string; kind: string; apiVersion: string; name: string }): string {
   return `${w.cluster}/${w.namespace || '_'}/${kindRef(w.kind, w.apiVersion)}/${w.name}`;

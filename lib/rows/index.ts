@@ -14,4 +14,4 @@ export { runQuery, type QueryResult } from './run-query.ts';
 export { totalsOf, type Totals } from './totals.ts';
 export { compileCelFilter, celMessage, CEL_VARIABLES, type CelFilter } from './cel-filter.ts';
 export { ROW_COLUMNS, columnsFor, tableColumns, columnOfSort, printRowTable, formatPercent, formatMemory, formatIdle, type RowColumn, type ColumnKey, type ColumnSort, type ColumnChoice } from './columns.ts';
-export { kindRef, workloadId, groupOfApiVersion } from './identity.ts';
+export { displayKind, kindRef, workloadId, groupOfApiVersion } from './identity.ts';

@@ -1,6 +1,7 @@
 /** The human-readable `-o tree` rendering of a workload tree. */
 import type { GpuAmounts, GpuFigures, TreeRole, TreePod, WorkloadTree } from '../engine/index.ts';
 import { naturalCompare } from '../../lib/format/natural-order.ts';
+import { displayKind } from '../../lib/rows/index.ts';
 
 function gpuText(g: GpuAmounts): string {
   const parts = Object.entries(g).map(([k, v]) => `${v} ${k}`);
@@ -17,7 +18,7 @@ function figuresText(f: GpuFigures): string {
 
 export function headerLine(tree: WorkloadTree): string {
   const w = tree.workload;
-  return `${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name}  ${tree.status.matched.join(',')}  ${figuresText(tree.gpus)}`;
+  return `${displayKind(w.kind, w.apiVersion)} ${w.namespace ? `${w.namespace}/` : ''}${w.name}  ${tree.status.matched.join(',')}  ${figuresText(tree.gpus)}`;
 }
 
 /** The GPUs the tree reports for a role: its instance's figures. */

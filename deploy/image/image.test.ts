@@ -65,6 +65,10 @@ describe('the Containerfile', () => {
     const installs = runs.filter((r) => /\bnpm (ci|install|i)\b/.test(r));
     assert.equal(installs.length, 1, runs.join('\n'));
     assert.match(installs[0], /\bnpm ci --omit=dev\b/);
+    // An install before the sources are copied cannot run the package's own `prepare` (the CLI build
+    // needs scripts/): every npm ci skips scripts, and the build stage builds the CLI itself.
+    for (const r of [...buildRuns, ...runs].filter((x) => /\bnpm ci\b/.test(x))) assert.match(r, /--ignore-scripts\b/, r);
+    assert.ok(buildRuns.some((r) => /scripts\/build-cli\.mjs/.test(r)), 'the build stage builds the CLI');
     // Nothing from the build stage's node_modules (its dev dependencies) reaches the runtime stage.
     const copies = runtime.filter((i) => i.op === 'COPY').map((i) => i.args);
     assert.ok(copies.some((c) => c.startsWith('--from=build /app/.next ')), 'the .next build output is copied');

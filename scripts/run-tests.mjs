@@ -60,6 +60,16 @@ async function ensurePrometheus() {
   }
 }
 
+/**
+ * The app's production build (.next), once, before the tests that run it: the deploy tests start the
+ * server from it (and would skip or build it themselves, racing each other), the browser tests serve it.
+ */
+if ((want('unit') || want('e2e')) && !existsSync(join(root, '.next', 'BUILD_ID'))) {
+  console.log('\n== building the app (next build), for the deploy and browser tests');
+  const code = await run(bin('next'), ['build'], { env: { NEXT_TELEMETRY_DISABLED: '1' } });
+  if (code !== 0) results.push({ suite: 'build', passed: 0, failed: 1 });
+}
+
 if (want('unit')) {
   await ensurePrometheus();
   const files = findTests(root);

@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WorkloadTree } from '../server/engine/index.ts';
-import { digest, fixtureObjects, resolveFixture, resolveObjects } from './testing.ts';
+import { digest, fixtureObjects, gangsInTreeOrder, resolveFixture, resolveObjects } from './testing.ts';
 
 const SLUG = 'agents-x-k8s-io-sandbox-v1beta1';
 // FNV-1a (32 bit, hex) of the Sandbox names: the controller's agents.x-k8s.io/sandbox-name-hash label.
 const ALICE_HASH = '7de5918b';
-
-function gangs(tree: WorkloadTree) {
-  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() }));
-}
 
 function uidOf(state: string, kind: string): string {
   return fixtureObjects(SLUG, state).find((o) => o.kind === kind)!.metadata!.uid!;
@@ -25,7 +20,7 @@ test('pending: the pod waits for an L4 GPU', () => {
   assert.deepEqual(d.unmatched, []);
   assert.deepEqual(d.gpus, { desired: 1, requested: 1, allocated: 0 });
   assert.equal(tree.pods[0].node, null);
-  assert.deepEqual(gangs(tree), [{ name: `pg-${uidOf('pending', 'Sandbox')}-${ALICE_HASH}`, minMember: 1, pods: ['agent-alice'] }]);
+  assert.deepEqual(gangsInTreeOrder(tree), [{ name: `pg-${uidOf('pending', 'Sandbox')}-${ALICE_HASH}`, minMember: 1, pods: ['agent-alice'] }]);
 });
 
 test('running: one pod, Ready, on its L4 node', () => {
@@ -39,7 +34,7 @@ test('running: one pod, Ready, on its L4 node', () => {
   assert.deepEqual(d.gpus, { desired: 1, requested: 1, allocated: 1 });
   assert.equal(tree.pods[0].node, 'gpu-l4-02');
   assert.equal(fixtureObjects(SLUG, 'running').find((o) => o.kind === 'Pod')!.metadata!.labels!['agents.x-k8s.io/sandbox-name-hash'], ALICE_HASH);
-  assert.deepEqual(gangs(tree), [{ name: `pg-${uidOf('running', 'Sandbox')}-${ALICE_HASH}`, minMember: 1, pods: ['agent-alice'] }]);
+  assert.deepEqual(gangsInTreeOrder(tree), [{ name: `pg-${uidOf('running', 'Sandbox')}-${ALICE_HASH}`, minMember: 1, pods: ['agent-alice'] }]);
 });
 
 test('suspended (operatingMode Suspended): no pod, nothing desired, the volume kept', () => {
@@ -51,7 +46,7 @@ test('suspended (operatingMode Suspended): no pod, nothing desired, the volume k
   assert.deepEqual(d.pods, {});
   assert.deepEqual(d.gpus, { desired: 0, requested: 0, allocated: 0 });
   assert.ok(fixtureObjects(SLUG, 'suspended').some((o) => o.kind === 'PersistentVolumeClaim'));
-  assert.deepEqual(gangs(tree), []);
+  assert.deepEqual(gangsInTreeOrder(tree), []);
 });
 
 test('suspending: asked to suspend while the pod still exists', () => {

@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WorkloadTree } from '../server/engine/index.ts';
-import { digest, resolveFixture } from './testing.ts';
+import { digest, gangsInTreeOrder, resolveFixture } from './testing.ts';
 
 const SLUG = 'apps-nvidia-com-nimservice-v1alpha1';
 const SINGLE_UID = 'e3a52c1d-7b75-4f22-8475-9430734be41d';
 const MULTI_UID = '7514e1f8-9395-4740-aabb-95719f9f8925';
 const POD_0 = 'llama-3-1-8b-mp4qvcggpt-mpphc';
 const POD_1 = 'llama-3-1-8b-mp4qvcggpt-xt2gd';
-
-function gangs(tree: WorkloadTree) {
-  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() }));
-}
 
 test('single node, pending: the Deployment pod waits for a GPU', () => {
   const tree = resolveFixture(SLUG, 'single-node-pending');
@@ -23,7 +18,7 @@ test('single node, pending: the Deployment pod waits for a GPU', () => {
   assert.deepEqual(d.pods, { [POD_0]: 'server/server' });
   assert.deepEqual(d.unmatched, []);
   assert.deepEqual(d.gpus, { desired: 1, requested: 1, allocated: 0 });
-  assert.deepEqual(gangs(tree), [{ name: `pg-${SINGLE_UID}-${POD_0}`, minMember: 1, pods: [POD_0] }]);
+  assert.deepEqual(gangsInTreeOrder(tree), [{ name: `pg-${SINGLE_UID}-${POD_0}`, minMember: 1, pods: [POD_0] }]);
 });
 
 test('single node, running: 2 replicas, each its own gang of one', () => {
@@ -36,7 +31,7 @@ test('single node, running: 2 replicas, each its own gang of one', () => {
   assert.deepEqual(d.unmatched, []);
   // GPU in limits only in the NIMService; the pods carry it as a request too.
   assert.deepEqual(d.gpus, { desired: 2, requested: 2, allocated: 2 });
-  assert.deepEqual(gangs(tree), [
+  assert.deepEqual(gangsInTreeOrder(tree), [
     { name: `pg-${SINGLE_UID}-${POD_0}`, minMember: 1, pods: [POD_0] },
     { name: `pg-${SINGLE_UID}-${POD_1}`, minMember: 1, pods: [POD_1] },
   ]);
@@ -67,7 +62,7 @@ test('multi node, pending: one LWS group of 2, both pods unschedulable', () => {
   assert.deepEqual(d.pods, { 'deepseek-r1-lws-0': 'leader/leader', 'deepseek-r1-lws-0-1': 'worker/worker' });
   assert.deepEqual(d.unmatched, []);
   assert.deepEqual(d.gpus, { desired: 16, requested: 16, allocated: 0 });
-  assert.deepEqual(gangs(tree), [{ name: `pg-${MULTI_UID}-deepseek-r1-lws-0`, minMember: 2, pods: ['deepseek-r1-lws-0', 'deepseek-r1-lws-0-1'] }]);
+  assert.deepEqual(gangsInTreeOrder(tree), [{ name: `pg-${MULTI_UID}-deepseek-r1-lws-0`, minMember: 2, pods: ['deepseek-r1-lws-0', 'deepseek-r1-lws-0-1'] }]);
 });
 
 test('multi node, running: 2 groups x 2 pods, one gang per group', () => {
@@ -94,7 +89,7 @@ test('multi node, running: 2 groups x 2 pods, one gang per group', () => {
     'deepseek-r1-lws-1': '1',
     'deepseek-r1-lws-1-1': '1',
   });
-  assert.deepEqual(gangs(tree), [
+  assert.deepEqual(gangsInTreeOrder(tree), [
     { name: `pg-${MULTI_UID}-deepseek-r1-lws-0`, minMember: 2, pods: ['deepseek-r1-lws-0', 'deepseek-r1-lws-0-1'] },
     { name: `pg-${MULTI_UID}-deepseek-r1-lws-1`, minMember: 2, pods: ['deepseek-r1-lws-1', 'deepseek-r1-lws-1-1'] },
   ]);

@@ -2,8 +2,7 @@
 // directly, replica = task index, one gang per job.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WorkloadTree } from '../server/engine/tree.ts';
-import { digest, resolveFixture } from './testing.ts';
+import { digest, gangsInTreeOrder, resolveFixture } from './testing.ts';
 
 const SLUG = 'batch-volcano-sh-job-v1alpha1';
 const UID = 'c3a9e5d1-7b2f-4e80-9a64-2f1d8b7c5e30';
@@ -13,10 +12,6 @@ const roles = (master: [number, number], worker: [number, number]) => ({
   mpimaster: { desired: 1, live: master[0], ready: master[1], gpusPerPod: {} },
   mpiworker: { desired: 2, live: worker[0], ready: worker[1], gpusPerPod: GPU1 },
 });
-
-function gang(tree: WorkloadTree) {
-  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() }));
-}
 
 test('pending: the PodGroup waits in its queue, so no pods exist yet: Initializing, nothing requested', () => {
   const tree = resolveFixture(SLUG, 'pending');
@@ -29,7 +24,7 @@ test('running: master + 2 workers, replica = volcano.sh/task-index, one gang of 
   assert.deepEqual(digest(tree), { status: ['Running'], roles: roles([1, 1], [2, 2]), pods: ALL, unmatched: [], gpus: { desired: 2, requested: 2, allocated: 2 }, errors: [] });
   assert.deepEqual(tree.pods.map((p) => p.replica), ['0', '0', '1']);
   assert.deepEqual(tree.pods.map((p) => p.node), ['cpu-node-02', 'a100-node-01', 'a100-node-02']);
-  assert.deepEqual(gang(tree), [{ name: `pg-${UID}-mpi-hello`, minMember: 3, pods: Object.keys(ALL) }]);
+  assert.deepEqual(gangsInTreeOrder(tree), [{ name: `pg-${UID}-mpi-hello`, minMember: 3, pods: Object.keys(ALL) }]);
 });
 
 test('restarting: PodFailed → RestartJob; terminating pods still hold their GPUs until they are gone', () => {
@@ -51,5 +46,5 @@ test('completed: TaskCompleted on the master → CompleteJob, workers killed, th
 test('aborted: suspended by an AbortJob command, no pods and no PodGroup', () => {
   const tree = resolveFixture(SLUG, 'aborted');
   assert.deepEqual(digest(tree), { status: ['Suspended'], roles: roles([0, 0], [0, 0]), pods: {}, unmatched: [], gpus: { desired: 2, requested: 0, allocated: 0 }, errors: [] });
-  assert.deepEqual(gang(tree), []);
+  assert.deepEqual(gangsInTreeOrder(tree), []);
 });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WorkloadTree } from '../server/engine/index.ts';
-import { digest, resolveFixture } from './testing.ts';
+import { digest, gangsInTreeOrder, resolveFixture } from './testing.ts';
 
 const SLUG = 'grove-io-podcliqueset-v1alpha1';
 const UID = '4b4e5236-0571-4b3f-a56e-7407a739444d';
@@ -31,9 +30,6 @@ function roles(live: Counts, ready: Counts, desired: Counts = { frontend: 2, ple
 }
 const ALL: Counts = { frontend: 2, pleader: 2, pworker: 4, dleader: 1, dworker: 1 };
 
-function gang(tree: WorkloadTree) {
-  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() }));
-}
 // One gang for PCS replica 0: minimums frontend 1 + prefill 1 x (pleader 1 + pworker 2) + decode 1 x (1 + 1) = 6.
 const GANG = [{ name: `pg-${UID}-llm-disagg-0`, minMember: 6, pods: Object.keys(PODS).sort() }];
 
@@ -47,7 +43,7 @@ test('pending: base PodGang unschedulable, scaled PodGang gated', () => {
   assert.deepEqual(d.unmatched, []);
   // prefill 2 x (1 + 2) x 8 + decode (1 + 1) x 4; nothing bound.
   assert.deepEqual(d.gpus, { desired: 56, requested: 56, allocated: 0 });
-  assert.deepEqual(gang(tree), GANG);
+  assert.deepEqual(gangsInTreeOrder(tree), GANG);
   assert.deepEqual(tree.pods.filter((p) => p.node !== null), []);
 });
 
@@ -61,7 +57,7 @@ test('running: standalone clique and two scaling groups', () => {
   assert.deepEqual(d.unmatched, []);
   assert.deepEqual(d.gpus, { desired: 56, requested: 56, allocated: 56 });
   assert.deepEqual(Object.fromEntries(tree.pods.map((p) => [p.name, p.replica])), replicaKeys);
-  assert.deepEqual(gang(tree), GANG);
+  assert.deepEqual(gangsInTreeOrder(tree), GANG);
   const scale = Object.fromEntries(tree.components.flatMap((c) => c.instances.map((i) => [`${c.name}/${i.id}`, [i.replicas, i.minReplicas]])));
   assert.deepEqual(scale, {
     'podcliqueset/': [null, null],
@@ -85,7 +81,7 @@ test('degraded: the decode worker crash-loops, the replica is no longer availabl
   assert.deepEqual(d.unmatched, []);
   assert.deepEqual(d.gpus, { desired: 56, requested: 56, allocated: 56 });
   assert.equal(tree.pods.find((p) => p.name === 'llm-disagg-0-decode-0-dworker-n5ksl')?.restarts, 6);
-  assert.deepEqual(gang(tree), GANG);
+  assert.deepEqual(gangsInTreeOrder(tree), GANG);
 });
 
 test('scaled to zero: Suspended, no pods, nothing desired', () => {

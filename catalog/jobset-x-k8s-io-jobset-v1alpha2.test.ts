@@ -1,18 +1,13 @@
 // JobSet (jobset.x-k8s.io/v1alpha2): one role per replicatedJob, one gang per replicatedJob.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WorkloadTree } from '../server/engine/tree.ts';
-import { digest, resolveFixture } from './testing.ts';
+import { digest, gangsInTreeOrder, resolveFixture } from './testing.ts';
 
 const SLUG = 'jobset-x-k8s-io-jobset-v1alpha2';
 /** metadata.uid of the llama-train JobSet in every fixture but running-multi. */
 const LLAMA = '4d7f7660-738e-46ac-b99b-2a0e1b9b45db';
 const NEMO = 'a299d467-0586-4186-90ac-848908c6a45c';
 const GPU4 = { 'nvidia.com/gpu': 4 };
-
-function gang(tree: WorkloadTree) {
-  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() }));
-}
 
 test('running: the canonical JobSet, leader x1 and worker x2 at 4 GPUs each, is one Running workload with 12 GPUs', () => {
   const tree = resolveFixture(SLUG, 'running');
@@ -42,7 +37,7 @@ test('running: the canonical JobSet, leader x1 and worker x2 at 4 GPUs each, is 
       ['llama-train-worker-1-0-jdqsj', '1'],
     ],
   );
-  assert.deepEqual(gang(tree), [
+  assert.deepEqual(gangsInTreeOrder(tree), [
     { name: `pg-${LLAMA}-leader`, minMember: 1, pods: ['llama-train-leader-0-0-fswgq'] },
     { name: `pg-${LLAMA}-worker`, minMember: 2, pods: ['llama-train-worker-0-0-bqbdr', 'llama-train-worker-1-0-jdqsj'] },
   ]);
@@ -65,7 +60,7 @@ test('pending: Jobs active but no Job ready, pods unschedulable: Initializing, G
     gpus: { desired: 12, requested: 12, allocated: 0 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), [
+  assert.deepEqual(gangsInTreeOrder(tree), [
     { name: `pg-${LLAMA}-leader`, minMember: 1, pods: ['llama-train-leader-0-0-5hhkw'] },
     { name: `pg-${LLAMA}-worker`, minMember: 2, pods: ['llama-train-worker-0-0-q5nnf', 'llama-train-worker-1-0-5b2t2'] },
   ]);
@@ -88,7 +83,7 @@ test('succeeded: Completed=True only (not also Running), finished pods hold no G
     gpus: { desired: 12, requested: 0, allocated: 0 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), [
+  assert.deepEqual(gangsInTreeOrder(tree), [
     { name: `pg-${LLAMA}-leader`, minMember: 1, pods: ['llama-train-leader-0-0-jkbdb'] },
     { name: `pg-${LLAMA}-worker`, minMember: 2, pods: ['llama-train-worker-0-0-ld45t', 'llama-train-worker-1-0-7mx59'] },
   ]);
@@ -107,7 +102,7 @@ test('failed: Failed=True; the controller deleted the active Jobs, only the fail
     gpus: { desired: 12, requested: 0, allocated: 0 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), [{ name: `pg-${LLAMA}-worker`, minMember: 2, pods: ['llama-train-worker-1-0-zwh9q'] }]);
+  assert.deepEqual(gangsInTreeOrder(tree), [{ name: `pg-${LLAMA}-worker`, minMember: 2, pods: ['llama-train-worker-1-0-zwh9q'] }]);
 });
 
 test('suspended: Suspended=True, suspended Jobs and no pods; the templates still want 12 GPUs', () => {
@@ -123,7 +118,7 @@ test('suspended: Suspended=True, suspended Jobs and no pods; the templates still
     gpus: { desired: 12, requested: 0, allocated: 0 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), []);
+  assert.deepEqual(gangsInTreeOrder(tree), []);
 });
 
 test('running-multi: 2 Jobs x parallelism 2 make 4 trainer pods; a CPU-only driver without parallelism', () => {
@@ -150,7 +145,7 @@ test('running-multi: 2 Jobs x parallelism 2 make 4 trainer pods; a CPU-only driv
     tree.pods.filter((p) => p.instance === 'trainer').map((p) => p.replica),
     ['0', '0', '1', '1'],
   );
-  assert.deepEqual(gang(tree), [
+  assert.deepEqual(gangsInTreeOrder(tree), [
     { name: `pg-${NEMO}-driver`, minMember: 1, pods: ['nemo-pretrain-driver-0-0-vw422'] },
     {
       name: `pg-${NEMO}-trainer`,

@@ -1,8 +1,8 @@
 // JAXJob (kubeflow.org/v1): worker pods created by the operator (worker 0 coordinates), one gang.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { digest, resolveFixture } from './testing.ts';
-import { gangOf, resolveEdited, specsOf } from './training-operator-testing.ts';
+import { digest, gangOf, resolveEdited, resolveFixture } from './testing.ts';
+import { specsOf } from './training-operator-testing.ts';
 
 const SLUG = 'kubeflow-org-jaxjob-v1';
 const UID = '109888f6-ce11-4790-93ce-888ec98d2a58';

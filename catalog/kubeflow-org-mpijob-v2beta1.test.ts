@@ -2,16 +2,12 @@
 // roles from training.kubeflow.org/job-role; one gang for launcher + workers.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WorkloadTree } from '../server/engine/tree.ts';
-import { digest, fixtureObjects, resolveFixture, resolveObjects } from './testing.ts';
+import { digest, fixtureObjects, gangOf, resolveFixture, resolveObjects } from './testing.ts';
 
 const SLUG = 'kubeflow-org-mpijob-v2beta1';
 const UID = '339414e2-4f32-40b2-8db3-0167e3f08d73';
 const GPU8 = { 'nvidia.com/gpu': 8 };
 
-function gang(tree: WorkloadTree) {
-  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() })).sort((a, b) => a.name.localeCompare(b.name));
-}
 /** minMember = 1 launcher + 2 workers. */
 const JOB_GANG = (pods: string[]) => [{ name: `pg-${UID}-nccl-allreduce`, minMember: 3, pods }];
 
@@ -32,7 +28,7 @@ test('pending: the CPU-only launcher runs, both GPU workers unschedulable: Initi
     gpus: { desired: 16, requested: 16, allocated: 0 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), JOB_GANG(['nccl-allreduce-launcher-pmrj2', 'nccl-allreduce-worker-0', 'nccl-allreduce-worker-1']));
+  assert.deepEqual(gangOf(tree), JOB_GANG(['nccl-allreduce-launcher-pmrj2', 'nccl-allreduce-worker-0', 'nccl-allreduce-worker-1']));
 });
 
 test('running: Running=True; launcher two levels down (MPIJob -> Job -> Pod)', () => {
@@ -52,7 +48,7 @@ test('running: Running=True; launcher two levels down (MPIJob -> Job -> Pod)', (
     gpus: { desired: 16, requested: 16, allocated: 16 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), JOB_GANG(['nccl-allreduce-launcher-j9j4t', 'nccl-allreduce-worker-0', 'nccl-allreduce-worker-1']));
+  assert.deepEqual(gangOf(tree), JOB_GANG(['nccl-allreduce-launcher-j9j4t', 'nccl-allreduce-worker-0', 'nccl-allreduce-worker-1']));
 });
 
 test('succeeded: launcher Job complete, workers cleaned up (cleanPodPolicy Running): Completed', () => {
@@ -68,7 +64,7 @@ test('succeeded: launcher Job complete, workers cleaned up (cleanPodPolicy Runni
     gpus: { desired: 16, requested: 0, allocated: 0 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), JOB_GANG(['nccl-allreduce-launcher-qvfg5']));
+  assert.deepEqual(gangOf(tree), JOB_GANG(['nccl-allreduce-launcher-qvfg5']));
 });
 
 test('failed: launcher Job hit its backoff limit: Failed', () => {
@@ -99,7 +95,7 @@ test('suspended: runPolicy.suspend; launcher Job suspended, workers deleted', ()
     gpus: { desired: 16, requested: 0, allocated: 0 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), []);
+  assert.deepEqual(gangOf(tree), []);
 });
 
 test('Restarting in place of Running (a failed launcher retried): Degraded, as the training operator\'s other kinds', () => {

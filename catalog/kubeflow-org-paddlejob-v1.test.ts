@@ -1,8 +1,8 @@
 // PaddleJob (kubeflow.org/v1): master (parameter server) and worker pods created by the operator, one gang.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { digest, resolveFixture } from './testing.ts';
-import { gangOf, isPod, nameOf, resolveEdited, specsOf } from './training-operator-testing.ts';
+import { digest, gangOf, resolveEdited, resolveFixture } from './testing.ts';
+import { isPod, nameOf, specsOf } from './training-operator-testing.ts';
 
 const SLUG = 'kubeflow-org-paddlejob-v1';
 const UID = 'b1ceb7d9-703f-46e0-af5c-1b296f4b7e4a';

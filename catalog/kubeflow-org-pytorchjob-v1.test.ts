@@ -1,8 +1,7 @@
 // PyTorchJob (kubeflow.org/v1): master / worker pods created by the operator, one gang for the job.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WorkloadTree } from '../server/engine/tree.ts';
-import { digest, resolveFixture } from './testing.ts';
+import { digest, gangOf, resolveFixture } from './testing.ts';
 
 const SLUG = 'kubeflow-org-pytorchjob-v1';
 const UID = 'f48eaf5c-dda4-4cb6-8a59-2ca07c8a0e85';
@@ -16,9 +15,6 @@ const PODS = {
   'bert-finetune-worker-2': 'worker/',
 };
 
-function gang(tree: WorkloadTree) {
-  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() })).sort((a, b) => a.name.localeCompare(b.name));
-}
 /** The whole job is one PodGroup: minMember = 1 master + 3 workers, the same for every pod. */
 const JOB_GANG = (pods: string[]) => [{ name: `pg-${UID}-bert-finetune`, minMember: 4, pods }];
 
@@ -35,7 +31,7 @@ test('pending: only Created=True, all four pods unschedulable: Initializing', ()
     gpus: { desired: 32, requested: 32, allocated: 0 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), JOB_GANG(ALL));
+  assert.deepEqual(gangOf(tree), JOB_GANG(ALL));
 });
 
 test('running: Running=True, 1 master + 3 workers at 8 GPUs', () => {
@@ -53,7 +49,7 @@ test('running: Running=True, 1 master + 3 workers at 8 GPUs', () => {
   });
   // replica = training.kubeflow.org/replica-index
   assert.deepEqual(tree.pods.map((p) => p.replica), ['0', '0', '1', '2']);
-  assert.deepEqual(gang(tree), JOB_GANG(ALL));
+  assert.deepEqual(gangOf(tree), JOB_GANG(ALL));
 });
 
 test('degraded: Restarting (in place of Running) while worker 2, killed with exit 137, is recreated', () => {
@@ -100,7 +96,7 @@ test('failed: a worker failed; cleanPodPolicy None leaves the other pods running
     gpus: { desired: 32, requested: 24, allocated: 24 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), JOB_GANG(ALL));
+  assert.deepEqual(gangOf(tree), JOB_GANG(ALL));
 });
 
 test('suspended: runPolicy.suspend, the operator deleted pods and services', () => {
@@ -116,5 +112,5 @@ test('suspended: runPolicy.suspend, the operator deleted pods and services', () 
     gpus: { desired: 32, requested: 0, allocated: 0 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), []);
+  assert.deepEqual(gangOf(tree), []);
 });

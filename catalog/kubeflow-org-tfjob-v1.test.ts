@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject } from '../server/engine/index.ts';
-import { digest, resolveFixture } from './testing.ts';
-import { gangOf, isPod, labelsOf, nameOf, rename, resolveEdited, specsOf } from './training-operator-testing.ts';
+import { digest, gangOf, resolveEdited, resolveFixture } from './testing.ts';
+import { isPod, labelsOf, nameOf, rename, specsOf } from './training-operator-testing.ts';
 
 const SLUG = 'kubeflow-org-tfjob-v1';
 const UID = 'd7129e90-cec9-4260-b76c-6701d39f1100';

@@ -1,8 +1,8 @@
 // XGBoostJob (kubeflow.org/v1): master (Rabit tracker) and worker pods created by the operator, one gang.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { digest, resolveFixture } from './testing.ts';
-import { gangOf, resolveEdited, specsOf } from './training-operator-testing.ts';
+import { digest, gangOf, resolveEdited, resolveFixture } from './testing.ts';
+import { specsOf } from './training-operator-testing.ts';
 
 const SLUG = 'kubeflow-org-xgboostjob-v1';
 const UID = '649eb3bf-fabb-4dc1-bcfc-d3251897c7ed';

@@ -5,8 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WorkloadTree } from '../server/engine/index.ts';
-import { digest, fixtureObjects, resolveFixture, resolveObjects } from './testing.ts';
+import { digest, fixtureObjects, gangsInTreeOrder, resolveFixture, resolveObjects } from './testing.ts';
 
 const DECODE_POD_0 = 'qwen3-8b-kserve-58x5glp4mr-ksnvg';
 const DECODE_POD_1 = 'qwen3-8b-kserve-58x5glp4mr-tlzp5';
@@ -14,10 +13,6 @@ const PREFILL_POD = 'qwen3-8b-kserve-prefill-dsbwlwtg9v-5cffv';
 const EPP_POD = 'qwen3-8b-kserve-router-scheduler-cgjtpv884b-7zb22';
 const L4 = { 'nvidia.com/gpu': 1 };
 
-
-function gangs(tree: WorkloadTree) {
-  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() }));
-}
 
 export function llmInferenceServiceCases(version: 'v1alpha1' | 'v1alpha2'): void {
   const slug = `serving-kserve-io-llminferenceservice-${version}`;
@@ -37,7 +32,7 @@ export function llmInferenceServiceCases(version: 'v1alpha1' | 'v1alpha2'): void
     assert.deepEqual(d.gpus, { desired: 1, requested: 1, allocated: 0 });
     assert.equal(tree.pods.find((p) => p.name === DECODE_POD_0)!.node, null);
     const uid = uidOf('pending');
-    assert.deepEqual(gangs(tree), [
+    assert.deepEqual(gangsInTreeOrder(tree), [
       { name: `pg-${uid}-${DECODE_POD_0}`, minMember: 1, pods: [DECODE_POD_0] },
       { name: `pg-${uid}-${EPP_POD}`, minMember: 1, pods: [EPP_POD] },
     ]);
@@ -61,7 +56,7 @@ export function llmInferenceServiceCases(version: 'v1alpha1' | 'v1alpha2'): void
       { [DECODE_POD_0]: 'gpu-l4-01', [DECODE_POD_1]: 'gpu-l4-02', [PREFILL_POD]: 'gpu-l4-01', [EPP_POD]: 'cpu-02' },
     );
     // Serving replicas are independent: a gang of one each, no service-wide gang.
-    assert.deepEqual(gangs(tree).map((g) => g.minMember), [1, 1, 1, 1]);
+    assert.deepEqual(gangsInTreeOrder(tree).map((g) => g.minMember), [1, 1, 1, 1]);
     // The decode pods carry the llm-d role the InferencePool and the routing sidecar use.
     const labels = fixtureObjects(slug, 'running').filter((o) => o.kind === 'Pod').map((o) => o.metadata!.labels!['llm-d.ai/role'] ?? '-');
     assert.deepEqual(labels.sort(), ['-', 'decode', 'decode', 'prefill']);
@@ -110,7 +105,7 @@ export function llmInferenceServiceCases(version: 'v1alpha1' | 'v1alpha2'): void
       'deepseek-v3-kserve-mn-prefill-0-1': '0',
     });
     const uid = uidOf('multi-node-running');
-    assert.deepEqual(gangs(tree), [
+    assert.deepEqual(gangsInTreeOrder(tree), [
       { name: `pg-${uid}-deepseek-v3-kserve-mn-0`, minMember: 2, pods: ['deepseek-v3-kserve-mn-0', 'deepseek-v3-kserve-mn-0-1'] },
       { name: `pg-${uid}-deepseek-v3-kserve-mn-prefill-0`, minMember: 2, pods: ['deepseek-v3-kserve-mn-prefill-0', 'deepseek-v3-kserve-mn-prefill-0-1'] },
       { name: `pg-${uid}-${epp}`, minMember: 1, pods: [epp] },

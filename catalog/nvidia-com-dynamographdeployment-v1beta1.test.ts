@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WorkloadTree } from '../server/engine/index.ts';
-import { digest, resolveFixture } from './testing.ts';
+import { digest, gangsInTreeOrder, resolveFixture } from './testing.ts';
 
 // DynamoGraphDeployment v1beta1: spec.components list (real pod templates); the same graph on the Grove pathway and on the component pathway.
 const SLUG = 'nvidia-com-dynamographdeployment-v1beta1';
@@ -45,10 +44,6 @@ function expectedGangs(frontend: string, decode: string[], prefill: string[]) {
   return out;
 }
 
-function gangs(tree: WorkloadTree) {
-  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() }));
-}
-
 // desired GPUs: decode 2 x 1 + prefill 2 x 8
 test('grove pathway, pending: the PodGang cannot be placed', () => {
   const tree = resolveFixture(SLUG, 'grove-pending');
@@ -59,7 +54,7 @@ test('grove pathway, pending: the PodGang cannot be placed', () => {
   assert.deepEqual(d.pods, placements(G_FRONTEND, G_DECODE, G_PREFILL));
   assert.deepEqual(d.unmatched, []);
   assert.deepEqual(d.gpus, { desired: 18, requested: 18, allocated: 0 });
-  assert.deepEqual(gangs(tree), expectedGangs(G_FRONTEND, G_DECODE, G_PREFILL));
+  assert.deepEqual(gangsInTreeOrder(tree), expectedGangs(G_FRONTEND, G_DECODE, G_PREFILL));
 });
 
 test('grove pathway, running: PodCliqueSet -> PodCliques and a scaling group', () => {
@@ -79,7 +74,7 @@ test('grove pathway, running: PodCliqueSet -> PodCliques and a scaling group', (
     [G_PREFILL[0]]: '0',
     [G_PREFILL[1]]: '0',
   });
-  assert.deepEqual(gangs(tree), expectedGangs(G_FRONTEND, G_DECODE, G_PREFILL));
+  assert.deepEqual(gangsInTreeOrder(tree), expectedGangs(G_FRONTEND, G_DECODE, G_PREFILL));
 });
 
 test('component pathway, running: DynamoComponentDeployments -> Deployments and a LeaderWorkerSet', () => {
@@ -96,7 +91,7 @@ test('component pathway, running: DynamoComponentDeployments -> Deployments and 
     [C_PREFILL[0], '0'],
     [C_PREFILL[1], '0'],
   ]);
-  assert.deepEqual(gangs(tree), expectedGangs(C_FRONTEND, C_DECODE, C_PREFILL));
+  assert.deepEqual(gangsInTreeOrder(tree), expectedGangs(C_FRONTEND, C_DECODE, C_PREFILL));
 });
 
 test('component pathway, failed: the prefill worker has no LeaderWorkerSet, no pods', () => {
@@ -109,7 +104,7 @@ test('component pathway, failed: the prefill worker has no LeaderWorkerSet, no p
   assert.deepEqual(d.unmatched, []);
   // Still desired 18; only the two decode GPUs are held.
   assert.deepEqual(d.gpus, { desired: 18, requested: 2, allocated: 2 });
-  assert.deepEqual(gangs(tree), expectedGangs(C_FRONTEND, C_DECODE, []));
+  assert.deepEqual(gangsInTreeOrder(tree), expectedGangs(C_FRONTEND, C_DECODE, []));
 });
 
 test('instances in list order, decode GPUs from requests and limits of the pod template', () => {

@@ -1,8 +1,7 @@
 // RayCluster (ray.io/v1): head + one instance per worker group; one gang per cluster.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WorkloadTree } from '../server/engine/tree.ts';
-import { digest, resolveFixture, devices } from './testing.ts';
+import { devices, digest, gangOf, resolveFixture } from './testing.ts';
 
 const SLUG = 'ray-io-raycluster-v1';
 const UID = '27d9e313-7ba9-4e05-bc72-65f94ac767c8';
@@ -10,10 +9,6 @@ const PG = `pg-${UID}-rc-llm`;
 // gpu-group: 4 GPUs as a limit only; the injected wait-gcs-ready init container asks for none
 const GPU4 = { 'nvidia.com/gpu': 4 };
 const MIG = { 'nvidia.com/mig-1g.10gb': 1 };
-
-function gang(tree: WorkloadTree) {
-  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() })).sort((a, b) => a.name.localeCompare(b.name));
-}
 
 test('pending: head up, gpu-group workers unschedulable, not provisioned yet: Initializing', () => {
   const tree = resolveFixture(SLUG, 'pending');
@@ -33,7 +28,7 @@ test('pending: head up, gpu-group workers unschedulable, not provisioned yet: In
     errors: [],
   });
   // minMember = 1 head + gpu-group minReplicas 1
-  assert.deepEqual(gang(tree), [{ name: PG, minMember: 2, pods: ['rc-llm-gpu-group-worker-2nrdj', 'rc-llm-gpu-group-worker-lw4gk', 'rc-llm-head-hcmsg'] }]);
+  assert.deepEqual(gangOf(tree), [{ name: PG, minMember: 2, pods: ['rc-llm-gpu-group-worker-2nrdj', 'rc-llm-gpu-group-worker-lw4gk', 'rc-llm-head-hcmsg'] }]);
 });
 
 test('running: two worker groups (full GPUs and MIG slices), all ready', () => {
@@ -68,7 +63,7 @@ test('running: two worker groups (full GPUs and MIG slices), all ready', () => {
     ],
   );
   // minMember = 1 head + gpu-group minReplicas 1 + mig-group replicas 2 (its minReplicas is 0)
-  assert.deepEqual(gang(tree), [
+  assert.deepEqual(gangOf(tree), [
     {
       name: PG,
       minMember: 4,
@@ -109,5 +104,5 @@ test('suspended: spec.suspend, state suspended, all pods deleted', () => {
     gpus: { desired: 8, requested: 0, allocated: 0 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), []);
+  assert.deepEqual(gangOf(tree), []);
 });

@@ -2,8 +2,7 @@
 // submitter Job's pod; the cluster is one gang, the submitter pod has a PodGroup of its own.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WorkloadTree } from '../server/engine/tree.ts';
-import { digest, resolveFixture } from './testing.ts';
+import { digest, gangOf, resolveFixture } from './testing.ts';
 
 const SLUG = 'ray-io-rayjob-v1';
 const UID = '84308798-26bd-430e-ab26-ae5f8b01a29a';
@@ -11,10 +10,6 @@ const CLUSTER_PG = `pg-${UID}-text-clf-x9tk7`;
 const SUBMITTER_PG = `pg-${UID}`;
 // gpu-workers: "2" GPUs as a limit only; head and submitter are CPU-only
 const GPU2 = { 'nvidia.com/gpu': 2 };
-
-function gang(tree: WorkloadTree) {
-  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() })).sort((a, b) => a.name.localeCompare(b.name));
-}
 
 test('pending: Initializing deployment, cluster workers unschedulable, no submitter yet', () => {
   const tree = resolveFixture(SLUG, 'pending');
@@ -35,7 +30,7 @@ test('pending: Initializing deployment, cluster workers unschedulable, no submit
     errors: [],
   });
   // minMember = 1 head + 2 workers (minReplicas 2); the submitter is not part of the cluster's gang
-  assert.deepEqual(gang(tree), [
+  assert.deepEqual(gangOf(tree), [
     { name: CLUSTER_PG, minMember: 3, pods: ['text-clf-x9tk7-gpu-workers-worker-5jxqc', 'text-clf-x9tk7-gpu-workers-worker-bmpb5', 'text-clf-x9tk7-head-lpdpt'] },
   ]);
 });
@@ -59,7 +54,7 @@ test('running: jobDeploymentStatus Running and jobStatus RUNNING; submitter pod 
     gpus: { desired: 4, requested: 4, allocated: 4 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), [
+  assert.deepEqual(gangOf(tree), [
     { name: SUBMITTER_PG, minMember: 1, pods: ['text-clf-97r4r'] },
     { name: CLUSTER_PG, minMember: 3, pods: ['text-clf-x9tk7-gpu-workers-worker-2xnwn', 'text-clf-x9tk7-gpu-workers-worker-qmr5v', 'text-clf-x9tk7-head-4h7hd'] },
   ]);
@@ -79,7 +74,7 @@ test('succeeded: Complete/SUCCEEDED; shutdownAfterJobFinishes deleted the cluste
     gpus: { desired: 4, requested: 0, allocated: 0 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), [{ name: SUBMITTER_PG, minMember: 1, pods: ['text-clf-csdhz'] }]);
+  assert.deepEqual(gangOf(tree), [{ name: SUBMITTER_PG, minMember: 1, pods: ['text-clf-csdhz'] }]);
 });
 
 test('failed: Failed/FAILED; without shutdownAfterJobFinishes the cluster keeps running and holds its GPUs', () => {
@@ -117,5 +112,5 @@ test('suspended: jobDeploymentStatus Suspended, no cluster and no submitter', ()
     gpus: { desired: 4, requested: 0, allocated: 0 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), []);
+  assert.deepEqual(gangOf(tree), []);
 });

@@ -1,17 +1,13 @@
 // RayService (ray.io/v1): the serving RayCluster(s) it creates; one gang per RayCluster.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WorkloadTree } from '../server/engine/tree.ts';
-import { digest, resolveFixture } from './testing.ts';
+import { digest, gangOf, resolveFixture } from './testing.ts';
 
 const SLUG = 'ray-io-rayservice-v1';
 const UID = '9b70ff1b-1153-40a3-9e85-a451c7781542';
 const ACTIVE_PG = `pg-${UID}-llm-serve-kkx22`;
 const GPU4 = { 'nvidia.com/gpu': 4 };
 
-function gang(tree: WorkloadTree) {
-  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() })).sort((a, b) => a.name.localeCompare(b.name));
-}
 // minMember = 1 head + gpu-group minReplicas 1
 
 test('pending: Ready=False reason Initializing, workers unschedulable', () => {
@@ -31,7 +27,7 @@ test('pending: Ready=False reason Initializing, workers unschedulable', () => {
     gpus: { desired: 8, requested: 8, allocated: 0 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), [
+  assert.deepEqual(gangOf(tree), [
     { name: ACTIVE_PG, minMember: 2, pods: ['llm-serve-kkx22-gpu-group-worker-bnts5', 'llm-serve-kkx22-gpu-group-worker-dgszn', 'llm-serve-kkx22-head-hv9qz'] },
   ]);
 });
@@ -53,7 +49,7 @@ test('running: Ready=True, the Serve application RUNNING', () => {
     gpus: { desired: 8, requested: 8, allocated: 8 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), [
+  assert.deepEqual(gangOf(tree), [
     { name: ACTIVE_PG, minMember: 2, pods: ['llm-serve-kkx22-gpu-group-worker-pfqcr', 'llm-serve-kkx22-gpu-group-worker-zr7zg', 'llm-serve-kkx22-head-fmz7m'] },
   ]);
 });
@@ -117,7 +113,7 @@ test('upgrading: active and pending RayCluster side by side; pods of both, one g
     gpus: { desired: 8, requested: 16, allocated: 8 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), [
+  assert.deepEqual(gangOf(tree), [
     { name: `pg-${UID}-llm-serve-9rsdn`, minMember: 2, pods: ['llm-serve-9rsdn-gpu-group-worker-b8wvs', 'llm-serve-9rsdn-gpu-group-worker-j6mgb', 'llm-serve-9rsdn-head-vmxm7'] },
     { name: ACTIVE_PG, minMember: 2, pods: ['llm-serve-kkx22-gpu-group-worker-5h9n9', 'llm-serve-kkx22-gpu-group-worker-dvwcw', 'llm-serve-kkx22-head-747d8'] },
   ]);
@@ -136,5 +132,5 @@ test('suspended: Suspended=True (Ready=False SuspendComplete), clusters deleted'
     gpus: { desired: 8, requested: 0, allocated: 0 },
     errors: [],
   });
-  assert.deepEqual(gang(tree), []);
+  assert.deepEqual(gangOf(tree), []);
 });

@@ -34,9 +34,14 @@ export function resolveEdited(slug: string, state: string, edit: (objects: KubeO
   return resolveObjects(slug, edit(structuredClone(fixtureObjects(slug, state))), `the edited catalog/fixtures/${slug}/${state}.yaml`);
 }
 
+/** The gang PodGroups of a tree as the tree lists them, each with its pods sorted. */
+export function gangsInTreeOrder(tree: WorkloadTree): Array<{ name: string; minMember: number | null; pods: string[] }> {
+  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() }));
+}
+
 /** The gang PodGroups of a tree, pods sorted, PodGroups by name. */
 export function gangOf(tree: WorkloadTree): Array<{ name: string; minMember: number | null; pods: string[] }> {
-  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() })).sort((a, b) => a.name.localeCompare(b.name));
+  return gangsInTreeOrder(tree).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export interface TreeDigest {

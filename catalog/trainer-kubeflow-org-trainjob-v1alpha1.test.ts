@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { WorkloadTree } from '../server/engine/tree.ts';
-import { digest, fixtureObjects, resolveFixture } from './testing.ts';
+import { digest, fixtureObjects, gangOf, resolveFixture } from './testing.ts';
 
 const SLUG = 'trainer-kubeflow-org-trainjob-v1alpha1';
 const NO_INIT = { 'dataset-initializer': { desired: 0, live: 0, ready: 0, gpusPerPod: {} }, 'model-initializer': { desired: 0, live: 0, ready: 0, gpusPerPod: {} } };
@@ -13,10 +13,6 @@ const NO_INIT = { 'dataset-initializer': { desired: 0, live: 0, ready: 0, gpusPe
 function uidOf(state: string): string {
   const tj = fixtureObjects(SLUG, state).find((o) => o.kind === 'TrainJob');
   return String((tj?.metadata as { uid?: string } | undefined)?.uid);
-}
-
-function gang(tree: WorkloadTree) {
-  return tree.gang.map((g) => ({ name: g.name, minMember: g.minMember, pods: [...g.pods].sort() })).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 function ranks(tree: WorkloadTree): Record<string, string | null> {
@@ -35,7 +31,7 @@ test('pending: torch-distributed, 2 nodes x 8 GPUs, one node scheduled and one w
   });
   // The replica is the node rank (the Indexed Job's completion index).
   assert.deepEqual(ranks(tree), { 'llama-pretrain-node-0-0-vbs99': '0', 'llama-pretrain-node-0-1-kvzp9': '1' });
-  assert.deepEqual(gang(tree), [
+  assert.deepEqual(gangOf(tree), [
     { name: `pg-${uidOf('pending')}-llama-pretrain`, minMember: 2, pods: ['llama-pretrain-node-0-0-vbs99', 'llama-pretrain-node-0-1-kvzp9'] },
   ]);
   assert.deepEqual(tree.warnings, []);
@@ -56,7 +52,7 @@ test('initializing: both initializers run; the trainer\'s Job waits for them (de
     errors: [],
   });
   const uid = uidOf('initializing');
-  assert.deepEqual(gang(tree), [
+  assert.deepEqual(gangOf(tree), [
     { name: `pg-${uid}-dataset-initializer`, minMember: 1, pods: ['llama-sft-dataset-initializer-0-0-vbs99'] },
     { name: `pg-${uid}-model-initializer`, minMember: 1, pods: ['llama-sft-model-initializer-0-0-kvzp9'] },
   ]);
@@ -85,7 +81,7 @@ test('running: initializers succeeded, both nodes ready; every jobsStatus entry 
   // The JobSet is a structural component between the TrainJob and its steps.
   assert.deepEqual(tree.components.map((c) => [c.name, c.parent]), [['trainjob', null], ['jobset', 'trainjob'], ['dataset-initializer', 'jobset'], ['model-initializer', 'jobset'], ['trainer', 'jobset']]);
   const uid = uidOf('running');
-  assert.deepEqual(gang(tree), [
+  assert.deepEqual(gangOf(tree), [
     { name: `pg-${uid}-dataset-initializer`, minMember: 1, pods: ['llama-sft-dataset-initializer-0-0-vbs99'] },
     { name: `pg-${uid}-llama-sft`, minMember: 2, pods: ['llama-sft-node-0-0-qrfnj', 'llama-sft-node-0-1-grcn2'] },
     { name: `pg-${uid}-model-initializer`, minMember: 1, pods: ['llama-sft-model-initializer-0-0-kvzp9'] },
@@ -116,7 +112,7 @@ test('failed: Failed with the JobSet\'s reason; the Job\'s backoff exceeded, its
     errors: [],
   });
   assert.deepEqual(tree.status.conditions.map((c) => [c.type, c.reason]), [['Failed', 'FailedJobs']]);
-  assert.deepEqual(gang(tree), []);
+  assert.deepEqual(gangOf(tree), []);
 });
 
 test('suspended: Suspended condition, the JobSet and its Job suspended, no pods', () => {

@@ -4,8 +4,6 @@
  */
 import type { KubeObject } from '../server/engine/index.ts';
 
-export { gangOf, resolveEdited } from './testing.ts';
-
 export const isPod = (o: KubeObject): boolean => o.kind === 'Pod';
 export const nameOf = (o: KubeObject): string | undefined => o.metadata?.name;
 export const labelsOf = (o: KubeObject): Record<string, string> => ((o.metadata ??= {}).labels ??= {});

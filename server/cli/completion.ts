@@ -7,6 +7,7 @@
  * after the candidate), so `kubectl wmap` completes through kubectl too (bin/kubectl_complete-wmap).
  */
 import type { Command, Option } from 'commander';
+import { isWorkloadsWord } from './kind-ref.ts';
 
 export const DIRECTIVE_NO_SPACE = 2;
 export const DIRECTIVE_NO_FILE = 4;
@@ -86,7 +87,7 @@ export async function complete(program: Command, words: string[], src: Completio
     const slash = current.indexOf('/');
     if (positionals.length === 0 && slash < 0) return done(['workloads\tevery kind', ...(await src.kinds().catch(() => []))]);
     const kind = slash >= 0 ? current.slice(0, slash) : positionals[0];
-    if (['workloads', 'workload', 'wl'].includes(kind) || (slash < 0 && kind.includes('/'))) return [`:${DIRECTIVE_NO_FILE}`];
+    if (isWorkloadsWord(kind) || (slash < 0 && kind.includes('/'))) return [`:${DIRECTIVE_NO_FILE}`];
     const found = await src.names(kind, where).catch(() => []);
     return done(slash >= 0 ? found.map((n) => `${kind}/${n}`) : found);
   }

@@ -10,6 +10,7 @@ import { groupKindOf, type WorkloadRow } from '../workloads/index.ts';
 import { clusterUsageOf } from '../workloads/live.ts';
 import { UsageFeed } from '../usage/index.ts';
 import { notFound, UsageError, type Io } from './errors.ts';
+import { isWorkloadsWord } from './kind-ref.ts';
 import { gpuPatterns, selectRows, usageSettingsOf, warnUsage, type LiveFlags } from './live-commands.ts';
 import { listOf, parseOutput, printMachine, sortByPath, type Output } from './output.ts';
 import { fieldsMatch, labelsMatch, parseFieldSelector, parseLabelSelector, SelectorError, type FieldRequirement, type Requirement } from './selectors.ts';
@@ -124,7 +125,7 @@ export function parseGetArgs(args: string[]): { kind: string | undefined; names:
   if (!first.includes('/')) {
     const slashed = rest.find((a) => a.includes('/'));
     if (slashed) throw new UsageError(`there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'wmap get ${slashed}' instead of 'wmap get ${first} ${slashed}')`);
-    return { kind: isWorkloads(first) ? undefined : first, names: rest };
+    return { kind: isWorkloadsWord(first) ? undefined : first, names: rest };
   }
   const refs = args.map((a) => {
     const i = a.indexOf('/');
@@ -133,11 +134,7 @@ export function parseGetArgs(args: string[]): { kind: string | undefined; names:
   });
   const kinds = new Set(refs.map((r) => r.kind.toLowerCase()));
   if (kinds.size > 1) throw new UsageError(`one kind at a time: ${[...kinds].join(', ')}`);
-  return { kind: isWorkloads(refs[0].kind) ? undefined : refs[0].kind, names: refs.map((r) => r.name) };
-}
-
-function isWorkloads(word: string): boolean {
-  return ['workloads', 'workload', 'wl'].includes(word.toLowerCase());
+  return { kind: isWorkloadsWord(refs[0].kind) ? undefined : refs[0].kind, names: refs.map((r) => r.name) };
 }
 
 /**
@@ -160,7 +157,8 @@ export async function cmdGet(names: string[], flags: GetFlags, io: Io, kind?: st
     const isOfKind = (r: WorkloadRow) => ofKind === null || ofKind.has(groupKindOf(r));
     const pass = (r: WorkloadRow) => isOfKind(r) && rowPasses(snap, filter, r) && (names.length === 0 || names.includes(r.name));
     const rows = sortRowsBy(selectRows(snap.index.allRows(), flags, snap.namespace, now).filter(pass), flags.sortBy);
-    const resource = kind === undefined || !snap.rootResource ? 'workloads' : resourceName(snap.rootResource);
+    // A kind's own resource name in NotFound (`jobsets.jobset.x-k8s.io`); rootResource is null for every kind.
+    const resource = snap.rootResource ? resourceName(snap.rootResource) : 'workloads';
     const missing = names.filter((n) => !rows.some((r) => r.name === n));
     if (rows.length > 0 || (out.kind !== 'default' && out.kind !== 'wide' && out.kind !== 'name' && out.kind !== 'custom-columns')) printRows(out, rows, snap, flags, now, io, true);
     else if (names.length === 0 && !flags.watch) io.err(kind === undefined ? (snap.allNamespaces ? 'No workloads found.' : `No workloads found in ${snap.namespace} namespace.`) : (snap.allNamespaces ? 'No resources found' : `No resources found in ${snap.namespace} namespace.`));

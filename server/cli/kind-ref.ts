@@ -28,6 +28,11 @@ export function kindsNamed(token: string, served: readonly ServedResource[]): Se
   return out;
 }
 
+/** `workloads`, `workload` or `wl`: every kind, not a kind of its own (`wmap get workloads`). */
+export function isWorkloadsWord(token: string): boolean {
+  return ['workloads', 'workload', 'wl'].includes(token.toLowerCase());
+}
+
 /** Without discovery (or for a kind it does not list): the kind, lower-case, with an optional plural `s`/`es` and `.group`. */
 export function kindGuess(token: string): (group: string, kind: string) => boolean {
   const t = token.toLowerCase();

@@ -441,8 +441,10 @@ function ownedUids(objects: ReadonlyMap<string, readonly KubeObject[]>, root: Ku
   return out;
 }
 
-/** The nodes pods run on, read by name. A forbidden read leaves the kind unreadable, as a forbidden list would. */
-/** The nodes the pods run on, read by name over the read's kept-alive connections (`inFlight`): a new connection is a TLS handshake. */
+/**
+ * The nodes pods run on, read by name over the read's kept-alive connections (`inFlight`: a new
+ * connection is a TLS handshake). A forbidden read leaves the kind unreadable, as a forbidden list would.
+ */
 async function readNodesOf(kc: KubeConfig, d: Discovered, pods: readonly KubeObject[], objects: Map<string, KubeObject[]>, failures: Map<string, KindFailure>, signal: AbortSignal, inFlight: Limiter): Promise<void> {
   const r = pickResource(d, NODE_GK, 'v1');
   if (!r) return;

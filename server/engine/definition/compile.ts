@@ -159,7 +159,7 @@ export interface CompileOptions {
 
 /** Compiles a loaded definition. Returns errors instead of a compiled form when it is invalid. */
 export function compileDefinition(loaded: LoadedDefinition, options: CompileOptions = {}): { compiled: CompiledDefinition | null; errors: EngineError[] } {
-  const bind: Binder = options.checked ? (path, source, dialect) => bindCheckedExpression(path, source, dialect) : (path, source, dialect) => bindExpression(path, source, dialect);
+  const bind: Binder = options.checked ? bindCheckedExpression : bindExpression;
   if (!loaded.definition || loaded.errors.length > 0) {
     return { compiled: null, errors: loaded.errors.length > 0 ? loaded.errors : [engineError('definition.invalid', `definition "${loaded.name}" is invalid`)] };
   }

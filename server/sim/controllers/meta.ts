@@ -45,6 +45,13 @@ export function labelsMatch(labels: StringMap | undefined, selector: StringMap |
   return true;
 }
 
+/** The entries of `m` under `keys` (undefined when it has none of them). */
+export function pickKeys(m: StringMap | undefined, keys: readonly string[]): StringMap | undefined {
+  let out: StringMap | undefined;
+  for (const k of keys) if (m?.[k] !== undefined) (out ??= {})[k] = m[k];
+  return out;
+}
+
 /** Merge of label/annotation maps, later ones winning; undefined when empty (so it is omitted). */
 export function mergeMaps(...maps: Array<StringMap | undefined>): StringMap | undefined {
   let out: StringMap | undefined;

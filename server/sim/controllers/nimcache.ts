@@ -18,7 +18,7 @@
  */
 
 import { isJobFinished, type JobStatus } from './job.ts';
-import { ctrlRef, isPodRunning, setCondition } from './meta.ts';
+import { ctrlRef, isPodRunning, pickKeys, setCondition } from './meta.ts';
 import { SIM } from './pods.ts';
 import type { Controller, Runtime } from './runtime.ts';
 import type { Condition, EnvVar, KubeObject, Pod, StringMap, Toleration } from './types.ts';
@@ -106,12 +106,7 @@ function podCommon(spec: NIMCacheSpec): Record<string, unknown> {
 
 /** Simulated run time of the download, from the NIMCache's own sim annotations (default two minutes). */
 function simAnnotations(cache: KubeObject): StringMap {
-  const out: StringMap = {};
-  for (const k of [SIM.duration, SIM.exitCode, SIM.exitReason, SIM.startup]) {
-    const v = cache.metadata.annotations?.[k];
-    if (v !== undefined) out[k] = v;
-  }
-  return { [SIM.duration]: '2m', ...out };
+  return { [SIM.duration]: '2m', ...pickKeys(cache.metadata.annotations, [SIM.duration, SIM.exitCode, SIM.exitReason, SIM.startup]) };
 }
 
 function probePod(cache: KubeObject): KubeObject {

@@ -7,7 +7,7 @@
  * Status: state Pending → NotReady → Ready (or Failed), Ready/Failed conditions, availableReplicas, model.
  */
 
-import { ctrlRef, getCondition, mergeMaps, setCondition } from './meta.ts';
+import { ctrlRef, getCondition, mergeMaps, pickKeys, setCondition } from './meta.ts';
 import { SIM } from './pods.ts';
 import type { Controller, Runtime } from './runtime.ts';
 import { service } from './services.ts';
@@ -94,7 +94,7 @@ export function nimWorkload(nim: KubeObject): KubeObject {
   const name = nim.metadata.name!;
   const ns = nim.metadata.namespace!;
   const labels = nimLabels(name, spec.labels);
-  const podAnn = mergeMaps(spec.annotations, pick(nim.metadata.annotations, [SIM.duration, SIM.exitCode, SIM.startup, SIM.imagePull]));
+  const podAnn = mergeMaps(spec.annotations, pickKeys(nim.metadata.annotations, [SIM.duration, SIM.exitCode, SIM.startup, SIM.imagePull]));
   if (spec.multiNode) {
     const size = spec.multiNode.parallelism?.pipeline ?? 1;
     return {
@@ -124,12 +124,6 @@ export function nimWorkload(nim: KubeObject): KubeObject {
       template: { metadata: { labels: mergeMaps(labels, { app: name }), annotations: podAnn }, spec: nimPodSpec(nim) },
     },
   };
-}
-
-function pick(m: StringMap | undefined, keys: string[]): StringMap | undefined {
-  let out: StringMap | undefined;
-  for (const k of keys) if (m?.[k] !== undefined) (out ??= {})[k] = m[k];
-  return out;
 }
 
 export class NIMServiceController implements Controller {

@@ -149,12 +149,15 @@ export function stampTemplate(t: PodTemplateSpec, labels?: StringMap, annotation
   };
 }
 
+/** Adds env vars to a container, after its own; a name it sets already keeps the container's value. */
+export function addEnv(c: Container, env: EnvVar[]): Container {
+  const own = new Set((c.env ?? []).map((e) => e.name));
+  return { ...c, env: [...(c.env ?? []), ...env.filter((e) => !own.has(e.name))] };
+}
+
 /** Adds env vars to every container of a template (operators injecting MASTER_ADDR, LWS_* …). */
 export function withEnv(t: PodTemplateSpec, env: EnvVar[]): PodTemplateSpec {
-  const addTo = (c: Container): Container => {
-    const own = new Set((c.env ?? []).map((e) => e.name));
-    return { ...c, env: [...(c.env ?? []), ...env.filter((e) => !own.has(e.name))] };
-  };
+  const addTo = (c: Container): Container => addEnv(c, env);
   return {
     ...t,
     spec: {

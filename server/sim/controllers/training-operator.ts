@@ -13,7 +13,7 @@ import { bounded } from './limits.ts';
 import { hasCondition, setJobCondition } from './kubeflow.ts';
 import type { KubeflowJobStatus, ReplicaStatus } from './kubeflow.ts';
 import { ctrlRef, isPodActive, isPodRunning, podRestarts } from './meta.ts';
-import { buildPod } from './pods.ts';
+import { addEnv, buildPod } from './pods.ts';
 import { deepEqual } from './runtime.ts';
 import type { Controller, Runtime } from './runtime.ts';
 import { service } from './services.ts';
@@ -138,11 +138,6 @@ export function trainingLabels(fw: TrainingFramework, job: string, rtype: string
     [`${TK}/replica-index`]: String(index),
     ...(master ? { [`${TK}/job-role`]: 'master' } : {}),
   };
-}
-
-function addEnv(c: Container, env: EnvVar[]): Container {
-  const own = new Set((c.env ?? []).map((e) => e.name));
-  return { ...c, env: [...(c.env ?? []), ...env.filter((e) => !own.has(e.name))] };
 }
 
 /** The operator's defaulting adds the framework's port to the default container when it has none. */

@@ -111,6 +111,8 @@ export const JOBSET_SCHEMA: Record<string, unknown> = {
 };
 
 const age: Column = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+/** The Kubeflow jobs' State column: the newest condition's type. */
+const lastConditionState: Column = { name: 'State', type: 'string', jsonPath: '.status.conditions[-1:].type' };
 const ready = (cond = 'Ready'): Column => ({ name: 'Ready', type: 'string', jsonPath: `.status.conditions[?(@.type=="${cond}")].status` });
 
 export function crd(s: CrdSpec): KubeObject {
@@ -249,7 +251,7 @@ export function frameworkCrds(options: { karta?: KartaCrdVariant } = {}): KubeOb
     }),
     crd({
       group: 'kubeflow.org', kind: 'PyTorchJob', plural: 'pytorchjobs',
-      versions: [{ name: 'v1', columns: [{ name: 'State', type: 'string', jsonPath: '.status.conditions[-1:].type' }, age], scale: { specReplicasPath: '.spec.pytorchReplicaSpecs.Worker.replicas', statusReplicasPath: '.status.replicaStatuses.Worker.active', labelSelectorPath: '.status.replicaStatuses.Worker.selector' } }],
+      versions: [{ name: 'v1', columns: [lastConditionState, age], scale: { specReplicasPath: '.spec.pytorchReplicaSpecs.Worker.replicas', statusReplicasPath: '.status.replicaStatuses.Worker.active', labelSelectorPath: '.status.replicaStatuses.Worker.selector' } }],
     }),
     // The other kinds of the training operator v1 (manifests/base/crds of release-1.9): the State column,
     // no short names; JAXJob and PaddleJob scale their Workers, TFJob and XGBoostJob have no scale subresource.
@@ -258,12 +260,12 @@ export function frameworkCrds(options: { karta?: KartaCrdVariant } = {}): KubeOb
       const scale = kind === 'JAXJob' || kind === 'PaddleJob'
         ? { specReplicasPath: `.spec.${field}.Worker.replicas`, statusReplicasPath: '.status.replicaStatuses.Worker.active', labelSelectorPath: '.status.replicaStatuses.Worker.selector' }
         : undefined;
-      return crd({ group: 'kubeflow.org', kind, plural: `${kind.toLowerCase()}s`, versions: [{ name: 'v1', columns: [{ name: 'State', type: 'string', jsonPath: '.status.conditions[-1:].type' }, age], ...(scale ? { scale } : {}) }] });
+      return crd({ group: 'kubeflow.org', kind, plural: `${kind.toLowerCase()}s`, versions: [{ name: 'v1', columns: [lastConditionState, age], ...(scale ? { scale } : {}) }] });
     }),
     crd({ group: 'kubeflow.org', kind: 'MPIJob', plural: 'mpijobs', versions: [{ name: 'v2beta1' }] }),
     // Kubeflow Trainer v2 (manifests/base/crds of kubeflow/trainer v2.3.0): the TrainJob's State column is
     // its newest condition; the runtimes have no columns, ClusterTrainingRuntime is cluster-scoped.
-    crd({ group: 'trainer.kubeflow.org', kind: 'TrainJob', plural: 'trainjobs', singular: 'trainjob', versions: [{ name: 'v1alpha1', columns: [{ name: 'State', type: 'string', jsonPath: '.status.conditions[-1:].type' }, age] }] }),
+    crd({ group: 'trainer.kubeflow.org', kind: 'TrainJob', plural: 'trainjobs', singular: 'trainjob', versions: [{ name: 'v1alpha1', columns: [lastConditionState, age] }] }),
     crd({ group: 'trainer.kubeflow.org', kind: 'TrainingRuntime', plural: 'trainingruntimes', singular: 'trainingruntime', versions: [{ name: 'v1alpha1' }] }),
     crd({ group: 'trainer.kubeflow.org', kind: 'ClusterTrainingRuntime', plural: 'clustertrainingruntimes', singular: 'clustertrainingruntime', scope: 'Cluster', versions: [{ name: 'v1alpha1' }] }),
     crd({ group: 'ray.io', kind: 'RayCluster', plural: 'rayclusters', categories: ['all'], versions: [{ name: 'v1', storage: true, columns: rayClusterColumns }, { name: 'v1alpha1', storage: false, columns: rayClusterColumns, deprecated: true }] }),
@@ -287,7 +289,7 @@ export function frameworkCrds(options: { karta?: KartaCrdVariant } = {}): KubeOb
       group: 'serving.kserve.io', kind: 'LLMInferenceService', plural: 'llminferenceservices', shortNames: ['llmisvc'],
       versions: (['v1alpha2', 'v1alpha1'] as const).map((name) => ({ name, storage: name === 'v1alpha2', columns: [
         { name: 'URL', type: 'string' as const, jsonPath: '.status.url' },
-        { name: 'Ready', type: 'string' as const, jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
+        ready(),
         { name: 'Reason', type: 'string' as const, jsonPath: ".status.conditions[?(@.type=='Ready')].reason" },
         age,
         { name: 'URLs', type: 'string' as const, jsonPath: '.status.addresses[*].url', priority: 1 },
@@ -298,7 +300,7 @@ export function frameworkCrds(options: { karta?: KartaCrdVariant } = {}): KubeOb
     crd({
       group: 'agents.x-k8s.io', kind: 'Sandbox', plural: 'sandboxes', singular: 'sandbox', shortNames: ['sandbox'],
       versions: (['v1beta1', 'v1alpha1'] as const).map((name) => ({ name, storage: name === 'v1beta1', columns: [
-        { name: 'Ready', type: 'string' as const, jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
+        ready(),
         { name: 'Reason', type: 'string' as const, jsonPath: ".status.conditions[?(@.type=='Ready')].reason" },
         age,
       ] })),

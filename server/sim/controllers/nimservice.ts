@@ -213,6 +213,3 @@ export class NIMServiceController implements Controller {
     }
   }
 }
-
-// The NIMCache controller lives in its own module; operators.ts imports it from here.
-export { NIMCacheController } from './nimcache.ts';

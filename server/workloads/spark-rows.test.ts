@@ -5,27 +5,13 @@
  * whatever order the objects arrive.
  */
 import assert from 'node:assert/strict';
-import { afterEach, test } from 'node:test';
+import { test } from 'node:test';
 import { fixtureObjects } from '../../catalog/testing.ts';
-import { loadCatalog } from '../catalog/index.ts';
 import type { KubeObject } from '../engine/index.ts';
-import { DefinitionSet } from './definitions.ts';
-import { LiveWorkloads } from './live.ts';
-import { WorkloadIndex } from './workload-index.ts';
+import { directIndex } from './test-support.ts';
+import type { WorkloadIndex } from './workload-index.ts';
 
 const SLUG = 'sparkoperator-k8s-io-sparkapplication-v1beta2';
-const catalog = LiveWorkloads.catalogEntries(loadCatalog());
-const open: WorkloadIndex[] = [];
-afterEach(() => {
-  for (const i of open.splice(0)) i.close();
-});
-
-function index(): WorkloadIndex {
-  const i = new WorkloadIndex(new DefinitionSet(catalog), { coalesceMs: 1e9 });
-  open.push(i);
-  return i;
-}
-
 const isExecutor = (o: KubeObject) => o.kind === 'Pod' && o.metadata?.labels?.['spark-role'] === 'executor';
 /** Executors as operators before v2.4 created them: the driver pod is their only owner. */
 const driverOwnedOnly = (objects: KubeObject[]) =>
@@ -39,9 +25,7 @@ function sparkRow(i: WorkloadIndex) {
 
 for (const [name, objects] of [['driver pod + app references (v2.4+)', fixtureObjects(SLUG, 'running')], ['driver pod reference only', driverOwnedOnly(fixtureObjects(SLUG, 'running'))]] as const) {
   test(`executors through the driver pod (${name}): one SparkApplication row with every pod and GPU`, () => {
-    const i = index();
-    i.upsertMany('c1', objects);
-    i.flush();
+    const i = directIndex(objects);
     const r = sparkRow(i);
     assert.equal(r.name, 'rapids-etl');
     assert.deepEqual(r.pods, { ready: 4, total: 4 });
@@ -58,9 +42,7 @@ for (const [name, objects] of [['driver pod + app references (v2.4+)', fixtureOb
 test('executors that arrive before their driver pod join the row when it does; an executor failing updates it', () => {
   const objects = driverOwnedOnly(fixtureObjects(SLUG, 'running'));
   const driver = objects.find((o) => o.kind === 'Pod' && o.metadata?.labels?.['spark-role'] === 'driver')!;
-  const i = index();
-  i.upsertMany('c1', objects.filter((o) => o !== driver));
-  i.flush();
+  const i = directIndex(objects.filter((o) => o !== driver));
   i.upsert('c1', driver);
   i.flush();
   const r = sparkRow(i);

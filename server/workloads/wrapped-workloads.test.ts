@@ -6,32 +6,14 @@
  * definition, never by batch/v1 Job's.
  */
 import assert from 'node:assert/strict';
-import { afterEach, test } from 'node:test';
+import { test } from 'node:test';
 import { fixtureObjects } from '../../catalog/testing.ts';
-import { loadCatalog } from '../catalog/index.ts';
-import type { KubeObject } from '../engine/index.ts';
-import { DefinitionSet } from './definitions.ts';
-import { LiveWorkloads } from './live.ts';
-import { WorkloadIndex } from './workload-index.ts';
-
-const catalog = LiveWorkloads.catalogEntries(loadCatalog());
-const open: WorkloadIndex[] = [];
-afterEach(() => {
-  for (const i of open.splice(0)) i.close();
-});
-
-function indexOf(objects: KubeObject[]): WorkloadIndex {
-  const i = new WorkloadIndex(new DefinitionSet(catalog), { coalesceMs: 1e9 });
-  open.push(i);
-  i.upsertMany('c1', objects);
-  i.flush();
-  return i;
-}
+import { directIndex } from './test-support.ts';
 
 test('an AppWrapper around a PyTorchJob is the only row: every pod and GPU, the PyTorchJob no row of its own', () => {
   const objects = fixtureObjects('workload-codeflare-dev-appwrapper-v1beta2', 'running');
   assert.ok(objects.some((o) => o.kind === 'PyTorchJob'), 'the fixture holds the wrapped PyTorchJob');
-  const i = indexOf(objects);
+  const i = directIndex(objects);
   const rows = i.allRows();
   assert.deepEqual(rows.map((r) => `${r.kind}/${r.name}`), ['AppWrapper/mnist-ddp'], JSON.stringify(rows.map((r) => r.id)));
   const [row] = rows;
@@ -45,7 +27,7 @@ test('an AppWrapper around a PyTorchJob is the only row: every pod and GPU, the 
 });
 
 test('an AppWrapper around a batch Job (three levels: AppWrapper → Job → pods) is one row too', () => {
-  const i = indexOf(fixtureObjects('workload-codeflare-dev-appwrapper-v1beta2', 'job'));
+  const i = directIndex(fixtureObjects('workload-codeflare-dev-appwrapper-v1beta2', 'job'));
   const rows = i.allRows();
   assert.deepEqual(rows.map((r) => `${r.kind}/${r.name}`), ['AppWrapper/shard-embed']);
   assert.equal(rows[0].gpus.requested, 2);
@@ -54,13 +36,13 @@ test('an AppWrapper around a batch Job (three levels: AppWrapper → Job → pod
 test('without its AppWrapper, the same PyTorchJob is a row of its own (the catalog serves it)', () => {
   const objects = fixtureObjects('workload-codeflare-dev-appwrapper-v1beta2', 'running').filter((o) => o.kind !== 'AppWrapper');
   for (const o of objects) if (o.kind === 'PyTorchJob') o.metadata!.ownerReferences = [];
-  const rows = indexOf(objects).allRows();
+  const rows = directIndex(objects).allRows();
   assert.deepEqual(rows.map((r) => `${r.kind}/${r.name}`), ['PyTorchJob/mnist-ddp']);
   assert.equal(rows[0].gpus.requested, 3);
 });
 
 test('a Volcano Job is served by the batch.volcano.sh definition, not by batch/v1 Job\'s', () => {
-  const rows = indexOf(fixtureObjects('batch-volcano-sh-job-v1alpha1', 'running')).allRows();
+  const rows = directIndex(fixtureObjects('batch-volcano-sh-job-v1alpha1', 'running')).allRows();
   assert.deepEqual(rows.map((r) => [r.apiVersion, r.kind, r.name, r.definition.name]), [['batch.volcano.sh/v1alpha1', 'Job', 'mpi-hello', 'batch-volcano-sh-job-v1alpha1']]);
   assert.equal(rows[0].gpus.requested, 2);
 });

@@ -150,7 +150,7 @@ export class SandboxController implements Controller {
     }
     let service = owned(svc) ? svc : undefined;
     if (spec.service && !service) {
-      service = rt.ensure(service_(sb, hash));
+      service = rt.ensure(sandboxService(sb, hash));
     } else if (spec.service === false && service) {
       rt.delete(service);
       service = undefined;
@@ -167,7 +167,8 @@ export class SandboxController implements Controller {
   }
 }
 
-function service_(sb: KubeObject, hash: string): KubeObject {
+/** The headless Service `<sandbox>` on the pod's ports, selecting it by its name hash. */
+function sandboxService(sb: KubeObject, hash: string): KubeObject {
   const spec = sb.spec as SandboxSpec;
   const ports = (spec.podTemplate.spec.containers ?? []).flatMap((c) => c.ports ?? []).map((p) => ({ name: p.name ?? `port-${p.containerPort}`, port: p.containerPort, targetPort: p.containerPort, protocol: p.protocol ?? 'TCP' }));
   return service({ name: sb.metadata.name!, namespace: sb.metadata.namespace!, owner: sb, headless: true, labels: { [NAME_HASH_LABEL]: hash }, selector: { [NAME_HASH_LABEL]: hash }, ports });

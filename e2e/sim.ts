@@ -53,7 +53,10 @@ function replicatedJob(name: string, replicas: number, gpus: number) {
         completions: 1,
         parallelism: 1,
         template: {
-          metadata: { labels: { role: name } },
+          // Run until deleted, as `sleep infinity` would: without it the simulated kubelet ends a
+          // restartPolicy: Never pod after a random 5–15 min batch run, and on a slow machine the suite
+          // outlives it (the seeded JobSets completed with 0 GPUs before the last specs read them).
+          metadata: { labels: { role: name }, annotations: { 'sim.workload-map.io/duration': 'forever' } },
           spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36', command: ['sleep', 'infinity'], resources }] },
         },
       },

@@ -90,7 +90,7 @@ if (want('unit')) {
   if (files.length === 0 || (passed === 0 && failed === 0)) failed += 1; // running no test is a failure
   if (code !== 0 && failed === 0) failed = 1;
   rmSync(tmp, { recursive: true, force: true });
-  results.push({ suite: 'unit', passed, failed });
+  results.push({ suite: 'unit', passed, failed, failures: tapFailures(text) });
 }
 
 /**
@@ -117,17 +117,61 @@ if (want('e2e') && existsSync(join(root, 'e2e')) && readdirSync(join(root, 'e2e'
   const code = await run(bin('playwright'), ['test', '--reporter=list,json'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: json } });
   let passed = 0;
   let failed = 0;
+  let failures = [];
   if (existsSync(json)) {
     const s = JSON.parse(readFileSync(json, 'utf8')).stats ?? {};
     passed = (s.expected ?? 0) + (s.flaky ?? 0);
     failed = s.unexpected ?? 0;
+    failures = playwrightFailures(JSON.parse(readFileSync(json, 'utf8')));
   }
   if (code !== 0 && failed === 0) failed = 1;
   rmSync(tmp, { recursive: true, force: true });
-  results.push({ suite: 'e2e', passed, failed });
+  results.push({ suite: 'e2e', passed, failed, failures });
+}
+
+/**
+ * The failing leaf tests of a TAP report (a parent that failed only through its subtests is left
+ * out), as "name (file:line): first line of the error", so a log's tail says what failed.
+ */
+function tapFailures(tap) {
+  const out = [];
+  const lines = tap.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = lines[i].match(/^(\s*)not ok \d+ - (.*)$/);
+    if (!m) continue;
+    const diag = {};
+    for (let j = i + 1; j < lines.length && lines[j].startsWith(`${m[1]}  `); j++) {
+      const d = lines[j].trim().match(/^(location|failureType|error): (.*)$/);
+      // A multi-line error is a YAML block (`error: |-`) whose text starts on the next line.
+      if (d && !(d[1] in diag)) diag[d[1]] = /^[|>]/.test(d[2]) ? (lines[j + 1] ?? '').trim() : d[2].replace(/^'(.*)'$/, '$1');
+    }
+    if (diag.failureType === 'subtestsFailed') continue;
+    const where = diag.location ? ` (${relative(root, diag.location.replace(/:\d+$/, ''))})` : '';
+    out.push(`${m[2]}${where}: ${(diag.error ?? diag.failureType ?? '').split('\\n')[0].slice(0, 200)}`);
+  }
+  return out;
+}
+
+/** The tests Playwright reports as failed (unexpected), as "file:line › title". */
+function playwrightFailures(report) {
+  const out = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) if (t.status === 'unexpected') out.push(`${spec.file}:${spec.line} › ${spec.title}`);
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites ?? []) walk(suite);
+  return out;
 }
 
 console.log('\n== summary');
+for (const r of results) {
+  if (!r.failures?.length) continue;
+  console.log(`failed in ${r.suite}:`);
+  for (const f of r.failures.slice(0, 40)) console.log(`  ${f}`);
+  if (r.failures.length > 40) console.log(`  … and ${r.failures.length - 40} more`);
+}
 for (const r of results) console.log(`${r.suite.padEnd(10)} ${r.passed} passed, ${r.failed} failed`);
 const passed = results.reduce((a, r) => a + r.passed, 0);
 const failed = results.reduce((a, r) => a + r.failed, 0);

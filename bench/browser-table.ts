@@ -27,7 +27,7 @@ async function total(url: string): Promise<number> {
 async function startScale(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'wmap-bench-'));
   const kubeconfig = join(dir, 'kubeconfig');
-  run(['bin/wmap.mjs', 'sim', '--scenario', 'scale', '--workloads', String(WORKLOADS), '--pods', String(WORKLOADS * 10), '--nodes', String(Math.max(10, WORKLOADS / 5)), '--churn', '0', '--kubeconfig', kubeconfig]);
+  run(['bin/wmap.cjs', 'sim', '--scenario', 'scale', '--workloads', String(WORKLOADS), '--pods', String(WORKLOADS * 10), '--nodes', String(Math.max(10, WORKLOADS / 5)), '--churn', '0', '--kubeconfig', kubeconfig]);
   await waitFor('the scale scenario', async () => (existsSync(kubeconfig) && readFileSync(kubeconfig, 'utf8').includes('server:') ? true : null), 120_000);
   const port = await freePort();
   run(['scripts/start.mjs', '--port', String(port), '--kubeconfig', kubeconfig]);

@@ -4,7 +4,7 @@
  * with the kubectl command that reads the same thing, run alternately (so that load on the machine
  * falls on both alike) and timed from spawn to exit. Prints median / min / max of the runs and the
  * ratio of the medians, against issue 17's targets. The first run of each command is a warm-up and
- * is reported apart: it writes the command's code cache (bin/cli-loader.mjs), as kubectl's first run
+ * is reported apart: it writes the command's code cache (bin/cli-loader.cjs), as kubectl's first run
  * writes its discovery cache.
  *
  *   node --import tsx bench/cli-bench.ts [--runs 9] [--kubectl kubectl]
@@ -48,7 +48,7 @@ interface Pair {
 
 async function main(): Promise<void> {
   // WMAP_CLI=compiled refuses to fall back to the sources: the build must be current.
-  const check = spawnSync(process.execPath, ['bin/wmap.mjs', '--version'], { env: { ...process.env, WMAP_CLI: 'compiled' }, encoding: 'utf8' });
+  const check = spawnSync(process.execPath, ['bin/wmap.cjs', '--version'], { env: { ...process.env, WMAP_CLI: 'compiled' }, encoding: 'utf8' });
   if (check.status !== 0) {
     console.error(`${check.stderr.trim()}\nbuild it first: node scripts/build-cli.mjs`);
     process.exit(1);
@@ -74,11 +74,11 @@ async function main(): Promise<void> {
     for (const p of pairs) {
       const w: number[] = [];
       const k: number[] = [];
-      const first = timed(process.execPath, ['bin/wmap.mjs', ...p.wmap], env);
+      const first = timed(process.execPath, ['bin/wmap.cjs', ...p.wmap], env);
       if (first.code !== 0) throw new Error(`wmap ${p.wmap.join(' ')} exited with ${first.code}: ${first.stderr}`);
       if (p.kubectl) timed(KUBECTL, p.kubectl, env);
       for (let i = 0; i < RUNS; i++) {
-        const a = timed(process.execPath, ['bin/wmap.mjs', ...p.wmap], env);
+        const a = timed(process.execPath, ['bin/wmap.cjs', ...p.wmap], env);
         if (a.code !== 0) throw new Error(`wmap ${p.wmap.join(' ')} exited with ${a.code}: ${a.stderr}`);
         w.push(a.ms);
         if (p.kubectl) {

@@ -156,7 +156,7 @@ try {
   if (process.argv.includes('--no-cli')) process.exit(0);
   const env = { ...process.env, KUBECONFIG: kubeconfig };
   const wmapOut = join(work, 'wmap.json');
-  const wmap = await run(node, ['bin/wmap.mjs', 'get', 'workloads', '-A', '-o', 'json', '--timeout', '600'], env, wmapOut);
+  const wmap = await run(node, ['bin/wmap.cjs', 'get', 'workloads', '-A', '-o', 'json', '--timeout', '600'], env, wmapOut);
   const wmapRows = wmap.code === 0 ? (JSON.parse(readFileSync(wmapOut, 'utf8')) as unknown[]).length : -1;
   console.log(`wmap get workloads -A -o json: ${(wmap.ms / 1000).toFixed(2)} s, ${wmapRows} workloads with roles, status and GPU totals`);
   if (existsSync('/usr/bin/kubectl')) {

@@ -20,7 +20,7 @@ export const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} M
  * with the kubeconfig it prints once it serves.
  */
 export async function startSimProcess(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ sim: ChildProcess; kubeconfig: string; prometheus: string | null }> {
-  const sim = spawn(process.execPath, ['bin/wmap.mjs', 'sim', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const sim = spawn(process.execPath, ['bin/wmap.cjs', 'sim', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env });
   process.on('exit', () => sim.kill('SIGTERM'));
   let out = '';
   const kubeconfig = await new Promise<string>((resolve, reject) => {

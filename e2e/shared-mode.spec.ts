@@ -67,7 +67,7 @@ test.beforeAll(async () => {
     lines.once('line', (l) => ok(JSON.parse(l) as Cluster));
     cluster!.once('exit', (code) => fail(new Error(`the shared-mode cluster exited with ${code}`)));
   });
-  server = spawn(process.execPath, ['bin/wmap.mjs', 'serve', '--kubeconfig', info.serverKubeconfig, '--shared', '--allow-writes', '--port', String(port), '--oidc-issuer', info.oidc.issuer, '--oidc-client-id', info.oidc.clientId], {
+  server = spawn(process.execPath, ['bin/wmap.cjs', 'serve', '--kubeconfig', info.serverKubeconfig, '--shared', '--allow-writes', '--port', String(port), '--oidc-issuer', info.oidc.issuer, '--oidc-client-id', info.oidc.clientId], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', WMAP_DEMO_PROMETHEUS: 'off', WMAP_TEST_HOOKS: '1', WMAP_OIDC_CLIENT_SECRET: info.oidc.clientSecret, WMAP_PROXY_SECRET: 'proxy-secret', WMAP_LOG_LEVEL: 'warn' },
   });

@@ -3,13 +3,13 @@
 // through tsx. Run by `npm install` (prepare), by `npm start` and `npm test` when the output is
 // stale, or by hand (`--force` rebuilds, `--if-possible` warns instead of failing).
 //
-// Outputs (bin/cli-run.mjs picks them):
-// - wmap.cjs: the whole CLI as one CommonJS file, run by bin/cli-loader.mjs with V8's code cache
+// Outputs (bin/cli-run.cjs picks them):
+// - wmap.cjs: the whole CLI as one CommonJS file, run by bin/cli-loader.cjs with V8's code cache
 //   (Node 20 has no compile cache for ES modules; parsing and compiling is most of a short
 //   command's time, and a cached command starts in about half the time).
-// - version.mjs: `wmap --version` alone, a few KB: it answers before the big file would be read.
+// - version.cjs: `wmap --version` alone, a few KB: it answers before the big file would be read.
 // - catalog-cache.json: the catalog checked ahead by the bundled engine (server/cli/catalog-cache.ts).
-// - build-info.json: what it was built from, for the staleness check (bin/cli-build-state.mjs).
+// - build-info.json: what it was built from, for the staleness check (bin/cli-build-state.cjs).
 //
 // What the bundle must keep working, and how:
 // - Modules find files next to their source through import.meta.url (the catalog, serve's ROOT, the
@@ -26,7 +26,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node
 import { dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { BUILD_INFO, OUT_DIR, ROOT, cliBuildState } from '../bin/cli-build-state.mjs';
+import { BUILD_INFO, OUT_DIR, ROOT, cliBuildState } from '../bin/cli-build-state.cjs';
 
 const ENTRY = join(ROOT, 'server', 'cli', 'main.ts');
 const CATALOG_CACHE_ENTRY = join(ROOT, 'server', 'cli', 'catalog-cache.ts');
@@ -151,7 +151,7 @@ const COMMON = {
 /**
  * Rewrites the few non-ASCII characters esbuild leaves (in regular expression literals) as \u
  * escapes, which mean the same in strings, regular expressions and identifiers, the only places
- * a minified bundle has them. bin/cli-loader.mjs then reads the bundle as Latin-1, a plain copy of
+ * a minified bundle has them. bin/cli-loader.cjs then reads the bundle as Latin-1, a plain copy of
  * its bytes, instead of decoding 2.8 MB of UTF-8 at every start (about 5 ms).
  */
 function asciiOnly(file) {
@@ -167,13 +167,13 @@ export async function buildCli() {
   const started = Date.now();
   rmSync(OUT_DIR, { recursive: true, force: true });
   mkdirSync(OUT_DIR, { recursive: true });
-  // Ties the shipped catalog cache and the code caches to this build (catalog-cache.ts, cli-loader.mjs).
+  // Ties the shipped catalog cache and the code caches to this build (catalog-cache.ts, cli-loader.cjs).
   const buildId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
   const define = { __WMAP_BUILD_ID__: JSON.stringify(buildId) };
   const [cli, version] = await Promise.all([
     esbuild.build({ ...COMMON, entryPoints: { wmap: ENTRY, 'catalog-cache-writer': CATALOG_CACHE_ENTRY }, outdir: OUT_DIR, outExtension: { '.js': '.cjs' }, format: 'cjs', define }),
     // yaml only for `version -o yaml`, which the full CLI answers: left out of the small file.
-    esbuild.build({ ...COMMON, entryPoints: { version: VERSION_ENTRY }, outdir: OUT_DIR, outExtension: { '.js': '.mjs' }, format: 'esm', define, external: ['yaml'] }),
+    esbuild.build({ ...COMMON, entryPoints: { version: VERSION_ENTRY }, outdir: OUT_DIR, outExtension: { '.js': '.cjs' }, format: 'cjs', define, external: ['yaml'] }),
   ]);
   asciiOnly(join(OUT_DIR, 'wmap.cjs'));
   // The checked form of every catalog file, by the engine just bundled: commands then parse no YAML.

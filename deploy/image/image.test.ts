@@ -90,7 +90,7 @@ describe('the Containerfile', () => {
 
   it('exposes the Deployment\'s port and runs `wmap serve` with the Deployment\'s args as CMD', () => {
     assert.equal(Number(one('EXPOSE')), container.ports?.[0]?.containerPort);
-    assert.deepEqual(JSON.parse(one('ENTRYPOINT')), ['node', 'bin/wmap.mjs', 'serve']);
+    assert.deepEqual(JSON.parse(one('ENTRYPOINT')), ['node', 'bin/wmap.cjs', 'serve']);
     assert.ok(existsSync(join(ROOT, 'bin', 'wmap.mjs')));
     assert.deepEqual(JSON.parse(one('CMD')), container.args);
   });
@@ -173,7 +173,7 @@ describe('the runtime stage\'s files, reproduced here', { timeout: 180_000 }, ()
     const port = await freePort();
     const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(dir, 'home'), TMPDIR: join(dir, 'tmp'), NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', WMAP_DEMO_PROMETHEUS: 'off', WMAP_LOG_LEVEL: 'warn' };
     // No kubeconfig and no service account: the server starts its embedded demo cluster.
-    const cmd = ['node', 'bin/wmap.mjs', 'serve', '--host', '127.0.0.1', '--port', String(port)];
+    const cmd = ['node', 'bin/wmap.cjs', 'serve', '--host', '127.0.0.1', '--port', String(port)];
     if (!asRoot) t.diagnostic('not root: the server runs as this user, so the tree is not read-only to it');
     const child = asRoot
       ? spawn('setpriv', ['--reuid=10001', '--regid=10001', '--clear-groups', process.execPath, ...cmd.slice(1)], { cwd: app, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] })

@@ -16,7 +16,7 @@ import type { LiveWorkloads } from '../workloads/live.ts';
 import { connectOnce } from './live-commands.ts';
 import { runWmap } from './run-for-tests.ts';
 
-const WMAP = fileURLToPath(new URL('../../bin/wmap.mjs', import.meta.url));
+const WMAP = fileURLToPath(new URL('../../bin/wmap.cjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'wmap-habits-'));
 process.env.WMAP_CACHE_DIR = join(dir, 'cache');
 let sim: SimHandle;
@@ -165,8 +165,8 @@ test('a reader that closes the pipe early ends the command quietly, as kubectl d
 test('as a kubectl plugin: kubectl finds kubectl-wmap on the PATH, runs it with its own kubeconfig flags, and completes through kubectl_complete-wmap', async () => {
   const bin = join(dir, 'plugin-bin');
   mkdirSync(bin);
-  symlinkSync(fileURLToPath(new URL('../../bin/kubectl-wmap.mjs', import.meta.url)), join(bin, 'kubectl-wmap'));
-  symlinkSync(fileURLToPath(new URL('../../bin/kubectl_complete-wmap.mjs', import.meta.url)), join(bin, 'kubectl_complete-wmap'));
+  symlinkSync(fileURLToPath(new URL('../../bin/kubectl-wmap.cjs', import.meta.url)), join(bin, 'kubectl-wmap'));
+  symlinkSync(fileURLToPath(new URL('../../bin/kubectl_complete-wmap.cjs', import.meta.url)), join(bin, 'kubectl_complete-wmap'));
   const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, KUBECONFIG: sim.kubeconfigPath };
   const listed = await run('kubectl', ['plugin', 'list'], env);
   assert.match(listed.out, /kubectl-wmap/);

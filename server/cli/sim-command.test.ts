@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const bin = fileURLToPath(new URL('../../bin/wmap.mjs', import.meta.url));
+const bin = fileURLToPath(new URL('../../bin/wmap.cjs', import.meta.url));
 
 test('wmap sim runs in the foreground, prints its kubeconfig, and kubectl talks to it', async () => {
   const p = spawn(process.execPath, [bin, 'sim', '--scenario', 'empty'], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -5,11 +5,12 @@
 // $XDG_CACHE_HOME/wmap, else ~/.cache/wmap). V8 refuses a cache of another source or
 // other flags; then the command compiles as usual and writes a new one. WMAP_COMPILE_CACHE=off
 // turns it off; WMAP_TRACE=1 says what happened on stderr.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import vm from 'node:vm';
+'use strict';
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { homedir } = require('node:os');
+const { dirname, join } = require('node:path');
+const vm = require('node:vm');
 
 /** `compile/` in the CLI's cache folder (server/cli/discovery-once.ts keeps discovery beside it). */
 function cacheDir() {
@@ -17,7 +18,7 @@ function cacheDir() {
 }
 
 /** The command a cache is for: the first word that is no option (`get`, `tree`), else the program alone. */
-export function commandKey(argv) {
+function commandKey(argv) {
   const word = argv.find((a) => !a.startsWith('-'));
   return word && /^[a-z_][a-z0-9_-]*$/i.test(word) ? word : 'none';
 }
@@ -26,7 +27,7 @@ function trace(what) {
   if (process.env.WMAP_TRACE === '1') process.stderr.write(`trace ${performance.now().toFixed(0).padStart(5)} ms  compile cache: ${what}\n`);
 }
 
-export async function runBundle({ bundle, buildId, argv, name }) {
+async function runBundle({ bundle, buildId, argv, name }) {
   const useCache = process.env.WMAP_COMPILE_CACHE !== 'off';
   const dir = cacheDir();
   const file = join(dir, `${buildId}-${process.version}-${process.arch}-${commandKey(argv)}.bin`);
@@ -67,3 +68,5 @@ export async function runBundle({ bundle, buildId, argv, name }) {
   }
   return code;
 }
+
+module.exports = { commandKey, runBundle };

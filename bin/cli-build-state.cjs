@@ -2,20 +2,20 @@
 // script, from sources none of which has changed since. Read at every start of `wmap`, so it stats
 // only our own source files the build recorded (a few hundred stats, about a millisecond); the
 // packages it bundled count as changed when npm's record of node_modules changed.
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+'use strict';
+const { readFileSync, statSync } = require('node:fs');
+const { join } = require('node:path');
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const OUT_DIR = join(ROOT, 'dist', 'cli');
-export const BUILD_INFO = join(OUT_DIR, 'build-info.json');
-export const BUNDLE = join(OUT_DIR, 'wmap.cjs');
-export const VERSION_ENTRY = join(OUT_DIR, 'version.mjs');
+const ROOT = join(__dirname, '..');
+const OUT_DIR = join(ROOT, 'dist', 'cli');
+const BUILD_INFO = join(OUT_DIR, 'build-info.json');
+const BUNDLE = join(OUT_DIR, 'wmap.cjs');
+const VERSION_ENTRY = join(OUT_DIR, 'version.cjs');
 /** Changing how the CLI is built makes every earlier build stale too; npm rewrites its lock record on every install. */
-const ALWAYS = ['scripts/build-cli.mjs', 'bin/cli-build-state.mjs', 'package.json', 'node_modules/.package-lock.json'];
+const ALWAYS = ['scripts/build-cli.mjs', 'bin/cli-build-state.cjs', 'package.json', 'node_modules/.package-lock.json'];
 
 /** `{ current: true, buildId }`, or `{ current: false, reason }` saying what is missing or newer than the build. */
-export function cliBuildState() {
+function cliBuildState() {
   let info;
   try {
     info = JSON.parse(readFileSync(BUILD_INFO, 'utf8'));
@@ -37,3 +37,5 @@ export function cliBuildState() {
   }
   return { current: true, reason: null, buildId: info.buildId };
 }
+
+module.exports = { ROOT, OUT_DIR, BUILD_INFO, BUNDLE, VERSION_ENTRY, cliBuildState };

@@ -32,15 +32,53 @@ export const KEYWORDS = new Set([
   'and', 'or', '__loc__',
 ]);
 
-// Longest first, so that `//=` wins over `//` over `/`.
+// Longest first, so that `//=` wins over `//` over `/` (punctAt follows the same order).
 const PUNCTS = [
   '?//', '//=', '|=', '+=', '-=', '*=', '/=', '%=', '==', '!=', '<=', '>=', '//', '..',
   '.', '[', ']', '{', '}', '(', ')', '|', ',', ':', ';', '=', '<', '>', '+', '-', '*', '/', '%', '?', '$',
 ];
+const SINGLE = new Set(PUNCTS.filter((p) => p.length === 1));
 
-const isIdentStart = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
-const isIdentChar = (c: string): boolean => isIdentStart(c) || (c >= '0' && c <= '9');
-const isDigit = (c: string): boolean => c >= '0' && c <= '9';
+/**
+ * The punctuation at `i`, longest first, or undefined. By character code rather than by trying every
+ * entry of PUNCTS: catalog definitions hold hundreds of expressions, and the CLI lexes the ones a
+ * command needs at every start, mostly before V8 has optimised anything.
+ */
+function punctAt(src: string, i: number): string | undefined {
+  const c = src.charCodeAt(i);
+  // 0 past the end, never NaN: the comparisons below stay on small integers.
+  const d = i + 1 < src.length ? src.charCodeAt(i + 1) : 0;
+  const e = i + 2 < src.length ? src.charCodeAt(i + 2) : 0;
+  switch (c) {
+    case 63: // ?
+      if (d === 47 && e === 47) return '?//';
+      return '?';
+    case 47: // /
+      if (d === 47) return e === 61 ? '//=' : '//';
+      return d === 61 ? '/=' : '/';
+    case 46: // .
+      return d === 46 ? '..' : '.';
+    case 124: // |
+    case 43: // +
+    case 45: // -
+    case 42: // *
+    case 37: // %
+    case 61: // =
+    case 33: // !
+    case 60: // <
+    case 62: // >
+      if (d === 61) return src.slice(i, i + 2);
+      return c === 33 ? undefined : src[i];
+    default: {
+      const ch = src[i];
+      return SINGLE.has(ch) ? ch : undefined;
+    }
+  }
+}
+
+const isIdentStartCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
+const isIdentCode = (c: number): boolean => isIdentStartCode(c) || isDigitCode(c);
 
 export function tokenize(src: string): Token[] {
   const out: Token[] = [];
@@ -48,14 +86,19 @@ export function tokenize(src: string): Token[] {
   // One entry per open string interpolation: the count of unclosed parentheses inside it.
   const interpDepth: number[] = [];
 
-  const readIdent = (start: number): number => {
+  const n = src.length;
+  /** The character code at `j`, 0 past the end (never NaN, so the comparisons stay on small integers). */
+  const at = (j: number): number => (j < n ? src.charCodeAt(j) : 0);
+  /** The end of the identifier from `start`. */
+  const identEnd = (start: number): number => {
     let j = start;
-    while (j < src.length && isIdentChar(src[j])) j++;
+    while (j < n && isIdentCode(src.charCodeAt(j))) j++;
+    return j;
+  };
+  const readIdent = (start: number): number => {
+    let j = identEnd(start);
     // module-qualified names `a::b`
-    while (src[j] === ':' && src[j + 1] === ':' && isIdentStart(src[j + 2] ?? '')) {
-      j += 2;
-      while (j < src.length && isIdentChar(src[j])) j++;
-    }
+    while (at(j) === 58 && at(j + 1) === 58 && isIdentStartCode(at(j + 2))) j = identEnd(j + 2);
     return j;
   };
 
@@ -105,22 +148,31 @@ export function tokenize(src: string): Token[] {
         }
         continue;
       }
-      text += c;
-      i++;
+      // A run of plain characters at once, not one concatenation per character.
+      let j = i + 1;
+      while (j < n) {
+        const k = src.charCodeAt(j);
+        if (k === 34 || k === 92) break;
+        j++;
+      }
+      text += src.slice(i, j);
+      i = j;
     }
   };
 
   while (true) {
     // whitespace and comments
     while (i < src.length) {
-      const c = src[i];
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') i++;
-      else if (c === '#') {
-        while (i < src.length && src[i] !== '\n') i++;
+      const w = src.charCodeAt(i);
+      if (w === 32 || w === 9 || w === 10 || w === 13) i++;
+      else if (w === 35) {
+        while (i < src.length && src.charCodeAt(i) !== 10) i++;
       } else break;
     }
     if (i >= src.length) break;
     const c = src[i];
+    const code = src.charCodeAt(i);
+    const next = at(i + 1);
     const start = i;
     if (c === '"') {
       out.push({ kind: 'str_start', text: '"', pos: i });
@@ -128,18 +180,18 @@ export function tokenize(src: string): Token[] {
       lexString();
       continue;
     }
-    if (isDigit(c) || (c === '.' && isDigit(src[i + 1] ?? ''))) {
+    if (isDigitCode(code) || (code === 46 && isDigitCode(next))) {
       let j = i;
-      while (isDigit(src[j] ?? '')) j++;
-      if (src[j] === '.') {
+      while (isDigitCode(at(j))) j++;
+      if (at(j) === 46) {
         j++;
-        while (isDigit(src[j] ?? '')) j++;
+        while (isDigitCode(at(j))) j++;
       }
       if (src[j] === 'e' || src[j] === 'E') {
         let k = j + 1;
         if (src[k] === '+' || src[k] === '-') k++;
-        if (isDigit(src[k] ?? '')) {
-          while (isDigit(src[k] ?? '')) k++;
+        if (isDigitCode(at(k))) {
+          while (isDigitCode(at(k))) k++;
           j = k;
         }
       }
@@ -148,29 +200,27 @@ export function tokenize(src: string): Token[] {
       i = j;
       continue;
     }
-    if (isIdentStart(c)) {
+    if (isIdentStartCode(code)) {
       const j = readIdent(i);
       const text = src.slice(i, j);
       out.push({ kind: KEYWORDS.has(text) ? 'keyword' : 'ident', text, pos: start });
       i = j;
       continue;
     }
-    if (c === '.' && isIdentStart(src[i + 1] ?? '')) {
-      let j = i + 1;
-      while (j < src.length && isIdentChar(src[j])) j++;
+    if (code === 46 && isIdentStartCode(next)) {
+      const j = identEnd(i + 1);
       out.push({ kind: 'field', text: src.slice(i + 1, j), pos: start });
       i = j;
       continue;
     }
-    if (c === '$' && isIdentStart(src[i + 1] ?? '')) {
+    if (code === 36 && isIdentStartCode(next)) {
       const j = readIdent(i + 1);
       out.push({ kind: 'var', text: src.slice(i + 1, j), pos: start });
       i = j;
       continue;
     }
-    if (c === '@' && isIdentStart(src[i + 1] ?? '')) {
-      let j = i + 1;
-      while (j < src.length && isIdentChar(src[j])) j++;
+    if (code === 64 && isIdentStartCode(next)) {
+      const j = identEnd(i + 1);
       out.push({ kind: 'format', text: src.slice(i + 1, j), pos: start });
       i = j;
       continue;
@@ -189,7 +239,7 @@ export function tokenize(src: string): Token[] {
         interpDepth[top]--;
       }
     }
-    const p = PUNCTS.find((s) => src.startsWith(s, i));
+    const p = punctAt(src, i);
     if (p === undefined) throw new JqError('parse', `unexpected token ${JSON.stringify(c)}`, i);
     out.push({ kind: 'punct', text: p, pos: start });
     i += p.length;

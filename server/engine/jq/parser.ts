@@ -43,6 +43,9 @@ const LEVELS: Level[] = [
   { ops: new Set(['*', '/', '%']), assoc: 'left', node: binary },
 ];
 
+/** Operator text → its index in LEVELS. */
+const LEVEL_OF = new Map<string, number>(LEVELS.flatMap((l, i) => [...l.ops].map((op) => [op, i] as [string, number])));
+
 export class Parser extends TokenCursor {
   parseProgram(): Node {
     // an empty program is the identity (jq)
@@ -72,26 +75,29 @@ export class Parser extends TokenCursor {
     return left;
   }
 
-  /** Precedence climbing over LEVELS from level `k`. */
-  private parseLevel(k: number): Node {
-    if (k === LEVELS.length) return this.parseUnary(true);
-    const level = LEVELS[k];
-    let left = this.parseLevel(k + 1);
-    while (this.isOperator(level.ops)) {
+  /**
+   * Precedence climbing: an expression whose binary operators are all of level `min` or tighter. One
+   * look-up per operator (LEVEL_OF) rather than one descent and test per level for every term.
+   */
+  private parseLevel(min: number): Node {
+    let left = this.parseUnary(true);
+    for (;;) {
+      const k = this.operatorLevel();
+      if (k < min) return left;
+      const level = LEVELS[k];
       const t = this.next();
-      if (level.assoc === 'right') return level.node(t.text, left, this.parseLevel(k), t.pos);
-      left = level.node(t.text, left, this.parseLevel(k + 1), t.pos);
-      if (level.assoc === 'none') {
-        if (this.isOperator(level.ops)) this.fail();
-        break;
-      }
+      // A right-associative operator takes the rest of its own level as its right operand.
+      left = level.node(t.text, left, this.parseLevel(level.assoc === 'right' ? k : k + 1), t.pos);
+      // Non-associative: `a == b == c` is a syntax error, as in jq.
+      if (level.assoc === 'none' && this.operatorLevel() === k) this.fail();
     }
-    return left;
   }
 
-  private isOperator(ops: ReadonlySet<string>): boolean {
+  /** The LEVELS index of the binary operator next, or -1 when none comes. */
+  private operatorLevel(): number {
     const t = this.peek();
-    return (t.kind === 'punct' || t.kind === 'keyword') && ops.has(t.text);
+    if (t.kind !== 'punct' && t.kind !== 'keyword') return -1;
+    return LEVEL_OF.get(t.text) ?? -1;
   }
 
   /**

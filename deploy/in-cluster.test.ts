@@ -111,7 +111,7 @@ describe('the server in the pod deploy/ describes', { skip: kubectlSkip, timeout
       // Utilization refreshed often, so the test need not wait for the default interval.
       WMAP_USAGE_INTERVAL: '2s',
     });
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'wmap.mjs'), 'serve', ...podArgs('127.0.0.1', port), '--shared'], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'wmap.cjs'), 'serve', ...podArgs('127.0.0.1', port), '--shared'], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'ignore', 'pipe'] });
     server = child;
     child.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-20_000); });
     await until('the server to answer', async () => {
@@ -204,11 +204,12 @@ describe('the server in the pod deploy/ describes', { skip: kubectlSkip, timeout
     }, 30_000, 500);
   });
 
-  it('the row of a pod whose owner kind is forbidden says its owner cannot be read (not that it is absent)', { todo: 'server/workloads marks the row ownership.broken "its owner Thing th (example.com/v1) is absent" with stale null, while the owner is only unreadable (DESIGN 8: unknown or stale, never as if known)' }, async () => {
+  it('the row of a pod whose owner kind is forbidden says its owner cannot be read (not that it is absent)', async () => {
     const p = (await get<WorkloadPage>('/api/workloads?limit=5000')).body;
     const row = p.rows.find((r) => r.name === 'th-0');
     assert.ok(row);
-    assert.ok(row.stale !== null || !/absent/.test(row.ownership.broken ?? ''), JSON.stringify(row.ownership));
+    assert.match(row.ownership.broken ?? '', /^its owner Thing th \(example\.com\/v1\) cannot be read \(things\.example\.com: .*forbidden/, JSON.stringify(row.ownership));
+    assert.equal(row.gpus.allocated, 1, 'its GPU is still counted');
   });
 });
 

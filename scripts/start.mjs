@@ -17,6 +17,6 @@ if (!existsSync(join(root, '.next', 'BUILD_ID')) || args.includes('--rebuild')) 
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 const passed = args.filter((a) => a !== '--rebuild');
-const child = spawn(process.execPath, [join(root, 'bin', 'wmap.mjs'), 'serve', ...passed], { cwd: root, stdio: 'inherit', env: { ...env, NODE_ENV: 'production' } });
+const child = spawn(process.execPath, [join(root, 'bin', 'wmap.cjs'), 'serve', ...passed], { cwd: root, stdio: 'inherit', env: { ...env, NODE_ENV: 'production' } });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('close', (code) => process.exit(code ?? 0));

@@ -91,7 +91,7 @@ describe('the Containerfile', () => {
   it('exposes the Deployment\'s port and runs `wmap serve` with the Deployment\'s args as CMD', () => {
     assert.equal(Number(one('EXPOSE')), container.ports?.[0]?.containerPort);
     assert.deepEqual(JSON.parse(one('ENTRYPOINT')), ['node', 'bin/wmap.cjs', 'serve']);
-    assert.ok(existsSync(join(ROOT, 'bin', 'wmap.mjs')));
+    assert.ok(existsSync(join(ROOT, 'bin', 'wmap.cjs')));
     assert.deepEqual(JSON.parse(one('CMD')), container.args);
   });
 

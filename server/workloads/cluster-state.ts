@@ -3,7 +3,7 @@ import type { KubeObject } from '../engine/index.ts';
 import { OwnerGraph, type RootRule } from './owner-graph.ts';
 import { groupKindOf } from './group-kind.ts';
 import type { WorkloadRow } from './row.ts';
-import type { KindHealth } from './staleness.ts';
+import type { KindHealth, MissingOwner } from './staleness.ts';
 import { WorkQueue } from './work-queue.ts';
 import type { NodeGpuInfo } from '../../lib/gpu/device-worth.ts';
 import type { UsageSnapshot } from '../usage/index.ts';
@@ -44,6 +44,8 @@ export interface Built {
   deps: ReadonlySet<string>;
   /** Its pods holding GPUs, for joining utilization readings without resolving again. */
   holders: readonly GpuHolder[];
+  /** The owner its root names but that is not there, when that is why its ownership is broken (its kind may be unreadable). */
+  missingOwner?: MissingOwner | null;
 }
 
 /** `clock` stamps queued roots (the latency metric); NaN marks a root queued by the initial lists. */

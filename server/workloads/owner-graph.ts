@@ -29,6 +29,8 @@ export interface OwnerLink {
   broken: string | null;
   /** An absent owner whose kind is being listed (only when `broken` is about absence). */
   absentRef: OwnerReference | null;
+  /** The reference `broken` names as absent (null when `broken` gives another reason): its kind may be unreadable rather than the owner gone. */
+  missingRef: OwnerReference | null;
 }
 
 export function uidOf(o: KubeObject): string {
@@ -137,22 +139,26 @@ export class OwnerGraph {
   /** The valid owner of an object (its controller first), or why the references it carries lead nowhere. */
   ownerLink(obj: KubeObject): OwnerLink {
     const refs = ownerRefsOf(obj);
-    if (refs.length === 0) return { owner: null, ref: null, broken: null, absentRef: null };
+    if (refs.length === 0) return { owner: null, ref: null, broken: null, absentRef: null, missingRef: null };
     const ordered = [...refs.filter((r) => r.controller === true), ...refs.filter((r) => r.controller !== true)];
     let why: string | null = null;
     let absentRef: OwnerReference | null = null;
+    let missingRef: OwnerReference | null = null;
     for (const ref of ordered) {
       const owner = typeof ref.uid === 'string' && ref.uid ? this.objects.get(ref.uid) : undefined;
       if (!owner) {
-        why ??= `its owner ${refText(ref)} is absent`;
+        if (why === null) {
+          why = `its owner ${refText(ref)} is absent`;
+          missingRef = ref;
+        }
         absentRef ??= ref;
         continue;
       }
       const mismatch = ownerMismatch(ref, owner, obj);
-      if (mismatch === null) return { owner, ref, broken: null, absentRef: null };
+      if (mismatch === null) return { owner, ref, broken: null, absentRef: null, missingRef: null };
       why ??= mismatch;
     }
-    return { owner: null, ref: null, broken: why, absentRef };
+    return { owner: null, ref: null, broken: why, absentRef, missingRef };
   }
 
   /**
@@ -212,16 +218,16 @@ export class OwnerGraph {
    * (the root is the served object below it), and why its chain stops short when it does (an absent
    * or invalid owner, a self-reference, a cycle).
    */
-  ownershipOf(root: KubeObject): { ownedBy: KubeObject | null; broken: string | null } {
+  ownershipOf(root: KubeObject): { ownedBy: KubeObject | null; broken: string | null; missingRef: OwnerReference | null } {
     const link = this.ownerLink(root);
-    if (!link.owner) return { ownedBy: null, broken: link.broken };
+    if (!link.owner) return { ownedBy: null, broken: link.broken, missingRef: link.missingRef };
     // A valid owner above the root: a cycle back to the root, or an object without a definition.
     const seen = new Set<string>([uidOf(root)]);
     for (let cur: KubeObject | null = link.owner; cur; cur = this.ownerLink(cur).owner) {
-      if (seen.has(uidOf(cur))) return { ownedBy: null, broken: `its owners form a cycle (through ${String(link.owner.kind)} ${String(link.owner.metadata?.name)})` };
+      if (seen.has(uidOf(cur))) return { ownedBy: null, broken: `its owners form a cycle (through ${String(link.owner.kind)} ${String(link.owner.metadata?.name)})`, missingRef: null };
       seen.add(uidOf(cur));
     }
-    return { ownedBy: link.owner, broken: null };
+    return { ownedBy: link.owner, broken: null, missingRef: null };
   }
 }
 

@@ -174,6 +174,32 @@ test('broken chains still count: an absent owner, a self-reference and a cycle e
   assert.equal(requested(rows), podGpus(objects));
 });
 
+test('an owner whose kind cannot be read is unknown, not absent: the row says why, keeps its GPUs, and reads "absent" again once the kind is read', () => {
+  const i = index();
+  const thing = { apiVersion: 'example.com/v1', kind: 'Thing', name: 'th', uid: 'uid-th', controller: true };
+  const orphan = pod('th-0', 1, [thing]);
+  const bare = pod('bare', 1, [{ apiVersion: 'batch/v1', kind: 'Job', name: 'gone', uid: 'uid-gone', controller: true }]);
+  i.upsertMany('c1', [orphan, bare]);
+  i.flush();
+  const of = (name: string) => i.allRows().find((r) => r.name === name)!;
+  assert.match(of('th-0').ownership.broken ?? '', /owner Thing th \(example.com\/v1\) is absent/);
+  const since = Date.parse('2026-12-07T10:00:00Z');
+  const deltas = i.setKindHealth('c1', new Map([['example.com/Thing', { since, message: 'things.example.com is forbidden: User "wmap" cannot list resource "things"', name: 'things.example.com', unreadable: true }]]));
+  assert.deepEqual(deltas.map((d) => d.op === 'upsert' && d.row.name), ['th-0'], 'only the row whose owner is of that kind changes');
+  assert.equal(of('th-0').ownership.broken, 'its owner Thing th (example.com/v1) cannot be read (things.example.com: things.example.com is forbidden: User "wmap" cannot list resource "things")');
+  // Its own pod's figures stay known: the unreadable kind is its owner's, not what it is built from.
+  assert.equal(of('th-0').gpus.requested, 1);
+  assert.deepEqual(of('th-0').gpus.unknown, []);
+  assert.equal(of('th-0').stale, null);
+  assert.match(of('bare').ownership.broken ?? '', /Job gone \(batch\/v1\) is absent/, 'an owner of a readable kind is absent');
+  // Resolved again while the kind is unreadable, it says the same.
+  i.upsert('c1', { ...orphan, metadata: { ...orphan.metadata, labels: { touched: 'yes' } } });
+  i.flush();
+  assert.match(of('th-0').ownership.broken ?? '', /cannot be read/);
+  i.setKindHealth('c1', new Map());
+  assert.match(of('th-0').ownership.broken ?? '', /is absent/);
+});
+
 test('hostile owner references neither raise another workload\'s GPUs nor vanish', () => {
   const i = index();
   const js = jobSetObjects({ name: 'w1', workers: 1, gpus: 2 });

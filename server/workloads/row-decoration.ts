@@ -5,11 +5,11 @@
 import type { Built, ClusterState } from './cluster-state.ts';
 import type { RowDelta, WorkloadRow } from './row.ts';
 import type { RowTable } from './row-table.ts';
-import { withStaleness } from './staleness.ts';
+import { withOwnerReadability, withStaleness } from './staleness.ts';
 import { rowUsageOf } from './usage-join.ts';
 
 export function decoratedRow(built: Built, c: ClusterState): WorkloadRow {
-  const row = withStaleness(built.row, built.deps, c.health);
+  const row = withOwnerReadability(withStaleness(built.row, built.deps, c.health), built.missingOwner, c.health);
   return { ...row, usage: rowUsageOf(built.holders, c.usage) };
 }
 
@@ -24,7 +24,7 @@ export function withUsage(row: WorkloadRow, built: Built, c: ClusterState): Work
 export function stalenessAnew(c: ClusterState): (built: Built, row: WorkloadRow) => WorkloadRow {
   return (built, row) => {
     const next = decoratedRow(built, c);
-    return JSON.stringify(next.stale) !== JSON.stringify(row.stale) || next.gpus !== row.gpus || next.pods !== row.pods ? next : row;
+    return JSON.stringify(next.stale) !== JSON.stringify(row.stale) || next.gpus !== row.gpus || next.pods !== row.pods || next.ownership.broken !== row.ownership.broken ? next : row;
   };
 }
 

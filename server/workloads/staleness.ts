@@ -63,6 +63,24 @@ export function withStaleness(row: WorkloadRow, deps: ReadonlySet<string>, healt
   return { ...row, stale, gpus: { ...row.gpus, unknown: [...fields].sort() as WorkloadRow['gpus']['unknown'] }, pods: { ...row.pods, unknown: true } };
 }
 
+/** An owner a row's root names that is not in the index: its kind (`group/Kind`) and how to name it. */
+export interface MissingOwner {
+  gk: string;
+  text: string;
+}
+
+/**
+ * The row whose root's owner is missing only as far as the cluster could be read: while the owner's
+ * kind cannot be listed (forbidden, failing), the owner is unknown, not absent, and the row says so
+ * (the same object when that does not apply). Its pods and GPUs are its own either way.
+ */
+export function withOwnerReadability(row: WorkloadRow, missing: MissingOwner | null | undefined, health: KindHealth): WorkloadRow {
+  if (!missing) return row;
+  const f = health.get(missing.gk) ?? health.get(CLUSTER);
+  if (!f) return row;
+  return { ...row, ownership: { ...row.ownership, broken: `its owner ${missing.text} cannot be read (${f.name}: ${f.message})` } };
+}
+
 /** The kinds whose failure started, ended or changed between two health maps. */
 export function changedKinds(before: KindHealth, after: KindHealth): Set<string> {
   const out = new Set<string>();

@@ -45,10 +45,14 @@ const defaultIo: Io = {
   interrupted: waitForSignal,
 };
 
-/** A one-shot command prints its answer; the cluster layer's progress is for servers. */
+/**
+ * A one-shot command prints its answer; the cluster layer's progress is for servers. A level asked
+ * for (WMAP_LOG_LEVEL) or a logger set on purpose (a test capturing the audit lines) is kept.
+ */
 async function quietLogs(): Promise<void> {
   if (process.env.WMAP_LOG_LEVEL) return;
-  const { createLogger, setRootLogger } = await import('../log/index.ts');
+  const { createLogger, rootLoggerWasSet, setRootLogger } = await import('../log/index.ts');
+  if (rootLoggerWasSet()) return;
   setRootLogger(createLogger({ level: 'warn' }));
 }
 

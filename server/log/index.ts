@@ -64,7 +64,16 @@ export function logger(component: string, bindings: Record<string, unknown> = {}
   return root().child({ component, ...bindings });
 }
 
+const SET = Symbol.for('workload-map.logger.set');
+type WithSetMark = typeof globalThis & { [SET]?: boolean };
+
 /** Replaces the process's root logger (the CLI's `--log-level`, tests). */
 export function setRootLogger(l: Logger): void {
   (globalThis as WithLogger)[KEY] = l;
+  (globalThis as WithSetMark)[SET] = true;
+}
+
+/** Whether the root logger was chosen on purpose (setRootLogger), not made by default on first use. */
+export function rootLoggerWasSet(): boolean {
+  return (globalThis as WithSetMark)[SET] === true;
 }

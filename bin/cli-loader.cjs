@@ -27,7 +27,11 @@ function trace(what) {
   if (process.env.WMAP_TRACE === '1') process.stderr.write(`trace ${performance.now().toFixed(0).padStart(5)} ms  compile cache: ${what}\n`);
 }
 
-async function runBundle({ bundle, buildId, argv, name }) {
+/**
+ * The bundle read and compiled (with the command's code cache when there is one), not run yet: the
+ * caller may still decide against it (bin/cli-run.cjs, when the build turns out stale).
+ */
+function loadBundle({ bundle, buildId, argv }) {
   const useCache = process.env.WMAP_COMPILE_CACHE !== 'off';
   const dir = cacheDir();
   const file = join(dir, `${buildId}-${process.version}-${process.arch}-${commandKey(argv)}.bin`);
@@ -48,6 +52,11 @@ async function runBundle({ bundle, buildId, argv, name }) {
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   trace(cachedData ? (script.cachedDataRejected ? 'rejected' : 'used') : 'none');
+  return { bundle, buildId, script, cachedData, useCache, dir, file };
+}
+
+/** Runs a loaded bundle's `main`, then writes the command's code cache when there was none that fit. */
+async function runLoaded({ bundle, buildId, script, cachedData, useCache, dir, file }, argv, name) {
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
   const code = await module.exports.main(argv, undefined, { name });
@@ -69,4 +78,4 @@ async function runBundle({ bundle, buildId, argv, name }) {
   return code;
 }
 
-module.exports = { commandKey, runBundle };
+module.exports = { commandKey, loadBundle, runLoaded };

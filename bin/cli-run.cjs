@@ -4,21 +4,39 @@
 // insists on the build. CommonJS, like everything a compiled command loads before its bundle: an ES
 // module entry makes Node set up its ESM loader first, about 5 ms of every command.
 'use strict';
-const { BUNDLE, VERSION_ENTRY, cliBuildState } = require('./cli-build-state.cjs');
+const { BUNDLE, VERSION_ENTRY, cliBuildStateAsync } = require('./cli-build-state.cjs');
 
-const out = (s) => process.stdout.write(`${s}\n`);
+// A reader that stops early (`wmap --version | head -1`) ends the command quietly, as the full CLI does (server/cli/main.ts).
+let guarded = false;
+const out = (s) => {
+  if (!guarded) {
+    guarded = true;
+    process.stdout.on('error', (e) => {
+      if (e.code === 'EPIPE') process.exit(0);
+      process.stderr.write(`wmap: cannot write the output: ${e.message}\n`);
+      process.exit(1);
+    });
+  }
+  process.stdout.write(`${s}\n`);
+};
+const versionOnly = (argv) => argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version');
 
 async function run(name, argv = process.argv.slice(2)) {
   const want = process.env.WMAP_CLI ?? 'auto';
-  const state = want === 'source' ? { current: false, reason: 'WMAP_CLI=source' } : cliBuildState();
-  if (state.current) {
-    // `--version` alone from its own small file: it answers before the whole CLI would be read.
-    if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version')) {
-      const { cmdVersion } = require(VERSION_ENTRY);
-      return cmdVersion({}, { out, err: (s) => process.stderr.write(`${s}\n`) });
+  let state = { current: false, reason: 'WMAP_CLI=source' };
+  if (want !== 'source') {
+    // The sources are checked against the build while the bundle is read and compiled; it runs only if current.
+    const check = cliBuildStateAsync();
+    const loaded = check.buildId && !versionOnly(argv) ? require('./cli-loader.cjs').loadBundle({ bundle: BUNDLE, buildId: check.buildId, argv }) : null;
+    state = await check.state;
+    if (state.current) {
+      // `--version` alone from its own small file: it answers before the whole CLI would be read.
+      if (!loaded) {
+        const { cmdVersion } = require(VERSION_ENTRY);
+        return cmdVersion({}, { out, err: (s) => process.stderr.write(`${s}\n`) });
+      }
+      return require('./cli-loader.cjs').runLoaded(loaded, argv, name);
     }
-    const { runBundle } = require('./cli-loader.cjs');
-    return runBundle({ bundle: BUNDLE, buildId: state.buildId, argv, name });
   }
   if (want === 'compiled') {
     process.stderr.write(`${name}: the compiled CLI is not current (${state.reason}); run node scripts/build-cli.mjs\n`);

@@ -160,7 +160,7 @@ export function RolesPanel({ tree }: { tree: WorkloadTree }) {
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={`${r.component}/${r.instance}`} className={`border-t border-slate-100 dark:border-slate-800 ${r.empty ? 'text-slate-400 dark:text-slate-500' : ''}`}>
+              <tr key={`${r.component}/${r.instance}`} className={`border-t border-slate-100 dark:border-slate-800 ${r.empty ? 'text-slate-500 dark:text-slate-400' : ''}`}>
                 <td className={`${td} font-medium`}>{r.name}</td>
                 <td className={`${td} text-slate-600 dark:text-slate-300`}>{r.component}</td>
                 <td className={`${td} font-mono text-xs`}>{r.instance || '—'}</td>

@@ -12,7 +12,7 @@ export function PodUsageCells({ entry, source, now }: { entry: WorkloadUsage['po
     return (
       <>
         {[0, 1, 2].map((i) => (
-          <div key={i} role="cell" className="text-slate-400" title="Holds no allocated GPU">
+          <div key={i} role="cell" className="text-slate-500 dark:text-slate-400" title="Holds no allocated GPU">
             —
           </div>
         ))}
@@ -29,11 +29,11 @@ export function PodUsageCells({ entry, source, now }: { entry: WorkloadUsage['po
         <UtilBar utilization={f.utilization} naTitle={perGpu || why} label="Pod utilization" title={perGpu} />
       </div>
       <div role="cell" className="truncate tabular-nums" title={f.memory ? undefined : why}>
-        {f.memory ? formatMemory(f.memory) : <span className="text-slate-400">n/a</span>}
+        {f.memory ? formatMemory(f.memory) : <span className="text-slate-500 dark:text-slate-400">n/a</span>}
       </div>
       <div role="cell" className="truncate">
         {f.idle === null ? (
-          <span className="text-slate-400" title="Idle state not known yet">
+          <span className="text-slate-500 dark:text-slate-400" title="Idle state not known yet">
             n/a
           </span>
         ) : f.idle > 0 ? (

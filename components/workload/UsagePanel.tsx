@@ -18,7 +18,7 @@ const td = 'px-2 py-1';
 
 /** `4 idle for 45m`, `0`, or `n/a` while the idle state is not known. */
 function IdleText({ f, now }: { f: UsageFigures; now: number }) {
-  if (f.idle === null) return <span className="text-slate-400" title="Not known yet: a GPU is idle once it stays below the idle threshold for the whole idle window">n/a</span>;
+  if (f.idle === null) return <span className="text-slate-500 dark:text-slate-400" title="Not known yet: a GPU is idle once it stays below the idle threshold for the whole idle window">n/a</span>;
   if (f.idle === 0) return <span className="text-slate-600 dark:text-slate-400">0</span>;
   const since = idleForText(f.idleSince, now);
   return (
@@ -39,7 +39,7 @@ function FiguresRow({ label, f, source, now, indent = false }: { label: string; 
         <UtilBar utilization={f.utilization} naTitle={why} label={`Utilization of ${label}`} />
       </td>
       <td className={`${td} text-right tabular-nums`}>{usedOfText(f, formatGpus)}</td>
-      <td className={`${td} text-right tabular-nums`}>{f.memory ? formatMemory(f.memory) : <span className="text-slate-400" title={why}>n/a</span>}</td>
+      <td className={`${td} text-right tabular-nums`}>{f.memory ? formatMemory(f.memory) : <span className="text-slate-500 dark:text-slate-400" title={why}>n/a</span>}</td>
       <td className={`${td} text-right tabular-nums`}>
         <IdleText f={f} now={now} />
       </td>
@@ -136,7 +136,7 @@ export function UsagePanel({ tree, usage, api }: { tree: WorkloadTree; usage: Wo
           </div>
           <div className="flex flex-col">
             <dt className="text-xs text-slate-600 dark:text-slate-400">GPU memory</dt>
-            <dd className="tabular-nums">{w.memory ? formatMemory(w.memory) : <span className="text-slate-400" title={why}>n/a</span>}</dd>
+            <dd className="tabular-nums">{w.memory ? formatMemory(w.memory) : <span className="text-slate-500 dark:text-slate-400" title={why}>n/a</span>}</dd>
           </div>
           <div className="flex flex-col">
             <dt className="text-xs text-slate-600 dark:text-slate-400">Idle GPUs</dt>

@@ -44,8 +44,8 @@ export interface Built {
   deps: ReadonlySet<string>;
   /** Its pods holding GPUs, for joining utilization readings without resolving again. */
   holders: readonly GpuHolder[];
-  /** The owner its root names but that is not there, when that is why its ownership is broken (its kind may be unreadable). */
-  missingOwner?: MissingOwner | null;
+  /** As resolved (Resolved.missingOwner): read against the kinds' health when the row is decorated. */
+  missingOwner: MissingOwner | null;
 }
 
 /** `clock` stamps queued roots (the latency metric); NaN marks a root queued by the initial lists. */

@@ -3,13 +3,14 @@
  * ones skipped), what it owns, the workload tree, and its row. Pure over the owner graph and the
  * definitions, except that how each definition did is noted in the definitions' health.
  */
-import { emptyTree, engineError, type GpuResourceMatcher, isPod, resolveWithoutDefinition, resolveWorkload, type KubeObject, type WorkloadTree } from '../engine/index.ts';
+import { emptyTree, engineError, type GpuResourceMatcher, isPod, refText, resolveWithoutDefinition, resolveWorkload, type KubeObject, type WorkloadTree } from '../engine/index.ts';
 import { QUARANTINE_CODES, type DefinitionHealth, type Failure } from './definition-health.ts';
 import type { DefinitionSet } from './definitions.ts';
 import { groupKindOf } from './group-kind.ts';
 import type { OwnerGraph } from './owner-graph.ts';
 import { rowOfTree } from './row-of-tree.ts';
 import type { RowOwnership, WorkloadRow } from './row.ts';
+import type { MissingOwner } from './staleness.ts';
 
 /** Errors that mean the definition does not fit the object's shape (not a pod or status detail). */
 function isStructureError(e: { code: string; path: string }): boolean {
@@ -22,14 +23,18 @@ export interface Resolved {
   /** Everything the root owns at any depth (what the tree was built from, with the root). */
   owned: KubeObject[];
   ownership: RowOwnership;
+  /** The owner the root names that is not in the index, when that is why its ownership is broken (its kind may be unreadable). */
+  missingOwner: MissingOwner | null;
 }
 
-function ownershipOf(graph: OwnerGraph, root: KubeObject): RowOwnership {
-  const { ownedBy, broken } = graph.ownershipOf(root);
-  const o = ownedBy;
+function ownershipOf(graph: OwnerGraph, root: KubeObject): Pick<Resolved, 'ownership' | 'missingOwner'> {
+  const { ownedBy: o, broken, missingRef } = graph.ownershipOf(root);
   return {
-    ownedBy: o ? { apiVersion: String(o.apiVersion ?? ''), kind: String(o.kind ?? ''), namespace: String(o.metadata?.namespace ?? ''), name: String(o.metadata?.name ?? '') } : null,
-    broken,
+    ownership: {
+      ownedBy: o ? { apiVersion: String(o.apiVersion ?? ''), kind: String(o.kind ?? ''), namespace: String(o.metadata?.namespace ?? ''), name: String(o.metadata?.name ?? '') } : null,
+      broken,
+    },
+    missingOwner: missingRef ? { gk: groupKindOf(missingRef), text: refText(missingRef) } : null,
   };
 }
 
@@ -44,7 +49,7 @@ export function resolveUnserved(cluster: string, graph: OwnerGraph, rootUid: str
   const pods = isPod(obj) ? [obj] : owned.filter((o) => isPod(o) && isOwnPod(o));
   // Only pods make a workload of an object nobody describes: an operator's bookkeeping object is no row.
   if (pods.length === 0) return null;
-  return { tree: resolveWithoutDefinition(obj, pods, { cluster, isGpuResource, nodeGpus: (n) => graph.nodeGpu(n) }), object: obj, owned, ownership: ownershipOf(graph, obj) };
+  return { tree: resolveWithoutDefinition(obj, pods, { cluster, isGpuResource, nodeGpus: (n) => graph.nodeGpu(n) }), object: obj, owned, ...ownershipOf(graph, obj) };
 }
 
 /** What counts against a definition on one workload: an evaluation problem first, else any error. */
@@ -68,7 +73,7 @@ export function resolveRoot(definitions: DefinitionSet, cluster: string, graph: 
     const d = candidates[0];
     const tree = emptyTree(d, obj, { cluster });
     tree.errors.push(engineError('definition.quarantined', `definition "${d.name}" is quarantined in cluster ${cluster} and not evaluated: ${health?.quarantineReason(cluster, d) ?? ''}`));
-    return { tree, object: obj, owned, ownership: ownershipOf(graph, obj) };
+    return { tree, object: obj, owned, ...ownershipOf(graph, obj) };
   }
   let chosen = usable[0];
   const options = { cluster, ownedOnly: true, isGpuResource, nodeGpus: (n: string) => graph.nodeGpu(n) };
@@ -88,7 +93,7 @@ export function resolveRoot(definitions: DefinitionSet, cluster: string, graph: 
     }
   }
   health?.note(cluster, chosen, rootUid, failureOf(tree));
-  return { tree, object: obj, owned, ownership: ownershipOf(graph, obj) };
+  return { tree, object: obj, owned, ...ownershipOf(graph, obj) };
 }
 
 /** The row of a resolved workload root. */

@@ -11,7 +11,7 @@
  * - Each row remembers the kinds it was built from; while one of them is failing (the live layer
  *   says which), the row is marked stale (staleness.ts) without being resolved again.
  */
-import { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, refText, type GpuResourceMatcher, type KubeObject } from '../engine/index.ts';
+import { DEFAULT_GPU_RESOURCES, gpuResourceMatcher, type GpuResourceMatcher, type KubeObject } from '../engine/index.ts';
 import { logger } from '../log/index.ts';
 import { instruments } from '../metrics/index.ts';
 import { DefinitionHealth } from './definition-health.ts';
@@ -376,9 +376,7 @@ export class WorkloadIndex {
     if (!r) return null;
     const deps = new Set<string>([groupKindOf(obj), POD_KIND]);
     for (const o of r.owned) deps.add(groupKindOf(o));
-    const missing = c.graph.ownerLink(obj).missingRef;
-    const missingOwner = missing ? { gk: groupKindOf(missing), text: refText(missing) } : null;
-    return { row: rowOfResolved(r), deps, holders: gpuHoldersOf(r.tree, (u) => c.graph.get(u), (n) => c.graph.nodeGpu(n)), missingOwner };
+    return { row: rowOfResolved(r), deps, holders: gpuHoldersOf(r.tree, (u) => c.graph.get(u), (n) => c.graph.nodeGpu(n)), missingOwner: r.missingOwner };
   }
 
   private walkWaiting(cluster: string, c: ClusterState): void {

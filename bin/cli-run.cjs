@@ -6,19 +6,6 @@
 'use strict';
 const { BUNDLE, VERSION_ENTRY, cliBuildStateAsync } = require('./cli-build-state.cjs');
 
-// A reader that stops early (`wmap --version | head -1`) ends the command quietly, as the full CLI does (server/cli/main.ts).
-let guarded = false;
-const out = (s) => {
-  if (!guarded) {
-    guarded = true;
-    process.stdout.on('error', (e) => {
-      if (e.code === 'EPIPE') process.exit(0);
-      process.stderr.write(`wmap: cannot write the output: ${e.message}\n`);
-      process.exit(1);
-    });
-  }
-  process.stdout.write(`${s}\n`);
-};
 const versionOnly = (argv) => argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version');
 
 async function run(name, argv = process.argv.slice(2)) {
@@ -31,10 +18,7 @@ async function run(name, argv = process.argv.slice(2)) {
     state = await check.state;
     if (state.current) {
       // `--version` alone from its own small file: it answers before the whole CLI would be read.
-      if (!loaded) {
-        const { cmdVersion } = require(VERSION_ENTRY);
-        return cmdVersion({}, { out, err: (s) => process.stderr.write(`${s}\n`) });
-      }
+      if (!loaded) return require(VERSION_ENTRY).versionOnTerminal();
       return require('./cli-loader.cjs').runLoaded(loaded, argv, name);
     }
   }

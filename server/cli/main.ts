@@ -6,44 +6,13 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ServerError, UsageError, type Io } from './errors.ts';
+import { terminalIo, waitForSignal } from './terminal-io.ts';
 import type { LiveFlags } from './live-commands.ts';
 import type { GetFlags } from './get-command.ts';
 import type { ContainerFlags, LabelFlags, ResourceFlags, WriteFlags } from './action-commands.ts';
 
-function waitForSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => resolve();
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
-}
-
 /** How long `serve` may take to close after a signal before the process exits anyway. */
 const STOP_GRACE_MS = 5000;
-
-/**
- * A reader that stops early (`wmap get workloads -A | head`) closes the pipe: like kubectl, which
- * dies quietly of SIGPIPE, the command ends there without a stack trace (exit 0, the reader has what
- * it wanted). Any other failure to write is reported.
- */
-const guarded = new WeakSet<NodeJS.WriteStream>();
-function quietOnClosedPipe(stream: NodeJS.WriteStream): NodeJS.WriteStream {
-  if (!guarded.has(stream)) {
-    guarded.add(stream);
-    stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(0);
-      process.stderr.write(`wmap: cannot write the output: ${e.message}\n`);
-      process.exit(1);
-    });
-  }
-  return stream;
-}
-
-const defaultIo: Io = {
-  out: (s) => quietOnClosedPipe(process.stdout).write(`${s}\n`),
-  err: (s) => process.stderr.write(`${s}\n`),
-  interrupted: waitForSignal,
-};
 
 /**
  * A one-shot command prints its answer; the cluster layer's progress is for servers. A level asked
@@ -61,7 +30,7 @@ export interface MainOptions {
   name?: string;
 }
 
-export async function main(argv: string[], io: Io = defaultIo, opts: MainOptions = {}): Promise<number> {
+export async function main(argv: string[], io: Io = terminalIo, opts: MainOptions = {}): Promise<number> {
   const state = { code: 0 };
   const name = opts.name ?? 'wmap';
   const program = buildProgram(io, state, name);

@@ -13,6 +13,7 @@ import { catalogDir, catalogFiles } from '../catalog/files.ts';
 // The constants' own module, for the same reason.
 import { KARTA_API_VERSION, RESOURCE_INTERFACE_API_VERSION } from '../engine/definition/types.ts';
 import { UsageError, type Io } from './errors.ts';
+import { terminalIo } from './terminal-io.ts';
 
 const PACKAGE_JSON = new URL('../../package.json', import.meta.url);
 
@@ -62,4 +63,9 @@ export async function cmdVersion(opts: { output?: string }, io: Io): Promise<num
     io.out(`catalog: ${v.catalog.version} (${v.catalog.files} files in ${v.catalog.dir})`);
   } else throw new UsageError(`unknown output format "${opts.output}" (json, yaml)`);
   return 0;
+}
+
+/** `wmap --version` alone, on the terminal: what bin/cli-run.cjs runs from this module's small build. */
+export function versionOnTerminal(): Promise<number> {
+  return cmdVersion({}, terminalIo);
 }

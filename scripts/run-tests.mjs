@@ -119,10 +119,11 @@ if (want('e2e') && existsSync(join(root, 'e2e')) && readdirSync(join(root, 'e2e'
   let failed = 0;
   let failures = [];
   if (existsSync(json)) {
-    const s = JSON.parse(readFileSync(json, 'utf8')).stats ?? {};
+    const report = JSON.parse(readFileSync(json, 'utf8'));
+    const s = report.stats ?? {};
     passed = (s.expected ?? 0) + (s.flaky ?? 0);
     failed = s.unexpected ?? 0;
-    failures = playwrightFailures(JSON.parse(readFileSync(json, 'utf8')));
+    failures = playwrightFailures(report);
   }
   if (code !== 0 && failed === 0) failed = 1;
   rmSync(tmp, { recursive: true, force: true });

@@ -92,7 +92,7 @@ export function tokenize(src: string): Token[] {
   /** The end of the identifier from `start`. */
   const identEnd = (start: number): number => {
     let j = start;
-    while (j < n && isIdentCode(src.charCodeAt(j))) j++;
+    while (isIdentCode(at(j))) j++;
     return j;
   };
   const readIdent = (start: number): number => {

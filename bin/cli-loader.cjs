@@ -27,10 +27,7 @@ function trace(what) {
   if (process.env.WMAP_TRACE === '1') process.stderr.write(`trace ${performance.now().toFixed(0).padStart(5)} ms  compile cache: ${what}\n`);
 }
 
-/**
- * The bundle read and compiled (with the command's code cache when there is one), not run yet: the
- * caller may still decide against it (bin/cli-run.cjs, when the build turns out stale).
- */
+/** The bundle read and compiled (with the command's code cache when there is one), not run yet. */
 function loadBundle({ bundle, buildId, argv }) {
   const useCache = process.env.WMAP_COMPILE_CACHE !== 'off';
   const dir = cacheDir();

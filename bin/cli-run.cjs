@@ -4,7 +4,7 @@
 // insists on the build. CommonJS, like everything a compiled command loads before its bundle: an ES
 // module entry makes Node set up its ESM loader first, about 5 ms of every command.
 'use strict';
-const { BUNDLE, VERSION_ENTRY, cliBuildStateAsync } = require('./cli-build-state.cjs');
+const { BUNDLE, VERSION_ENTRY, cliBuildState } = require('./cli-build-state.cjs');
 
 const versionOnly = (argv) => argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version');
 
@@ -12,14 +12,12 @@ async function run(name, argv = process.argv.slice(2)) {
   const want = process.env.WMAP_CLI ?? 'auto';
   let state = { current: false, reason: 'WMAP_CLI=source' };
   if (want !== 'source') {
-    // The sources are checked against the build while the bundle is read and compiled; it runs only if current.
-    const check = cliBuildStateAsync();
-    const loaded = check.buildId && !versionOnly(argv) ? require('./cli-loader.cjs').loadBundle({ bundle: BUNDLE, buildId: check.buildId, argv }) : null;
-    state = await check.state;
+    state = cliBuildState();
     if (state.current) {
       // `--version` alone from its own small file: it answers before the whole CLI would be read.
-      if (!loaded) return require(VERSION_ENTRY).versionOnTerminal();
-      return require('./cli-loader.cjs').runLoaded(loaded, argv, name);
+      if (versionOnly(argv)) return require(VERSION_ENTRY).versionOnTerminal();
+      const loader = require('./cli-loader.cjs');
+      return loader.runLoaded(loader.loadBundle({ bundle: BUNDLE, buildId: state.buildId, argv }), argv, name);
     }
   }
   if (want === 'compiled') {

@@ -121,6 +121,66 @@ const packagesPlugin = {
 };
 
 /**
+ * Modules loaded on first use instead of at start. A one-shot command runs every module's top level
+ * that its code imports, used or not:
+ * - child_process: commander requires it for executable subcommands (wmap has none), client-node for
+ *   exec and cloud auth plugins (only kubeconfigs that name one); it brings dgram and the IPC
+ *   machinery with it.
+ * - zlib: server/cluster/http.ts inflates a gzip answer (the few requests that ask for one).
+ * - cel-js and re2js: only a CEL filter (`--query cel=…`) and definitions' CEL rules use them.
+ * - pino and pino-pretty: server/log makes its logger on the first line written at an enabled
+ *   level, which a quiet one-shot command never does; they bring sonic-boom, thread-stream,
+ *   worker_threads and assert.
+ * Each import of such a module (from anywhere for a built-in, from our sources for a package) gets a
+ * stand-in with the module's export names, which loads the module when one of them is used: a
+ * function is a forwarding proxy (client-node's KubeConfig keeps `spawn` in a field when it is made,
+ * long before any plugin runs; pino is called and its properties read), anything else (a class, kept
+ * as itself for instanceof; a constant) is read from the module when asked for. A module whose
+ * export is itself a function (pino-pretty) gets a stand-in that is one.
+ */
+const LAZY_MODULES = ['child_process', 'zlib', '@marcbachmann/cel-js', 're2js', 'pino', 'pino-pretty'];
+const BUILTIN = new Set(['child_process', 'zlib']);
+
+const lazyModulesPlugin = {
+  name: 'wmap-lazy-modules',
+  setup(build) {
+    const names = LAZY_MODULES.map((m) => m.replace(/[/.@-]/g, (c) => `\\${c}`)).join('|');
+    build.onResolve({ filter: new RegExp(`^(node:)?(${names})$`) }, (args) => {
+      const spec = args.path.replace(/^node:/, '');
+      if (args.namespace === 'wmap-lazy') return BUILTIN.has(spec) ? { path: `node:${spec}`, external: true } : undefined;
+      if (!BUILTIN.has(spec) && (args.importer.includes(NODE_MODULES) || args.namespace !== 'file')) return undefined;
+      return { path: spec, namespace: 'wmap-lazy' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'wmap-lazy' }, async (args) => {
+      const spec = BUILTIN.has(args.path) ? `node:${args.path}` : args.path;
+      // The names as Node gives them (an ES module package through require(esm), as the bundle reads it too).
+      const real = createRequire(join(ROOT, 'package.json'))(spec);
+      const keys = Object.keys(real).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default' && n !== '__esModule');
+      // Configurable, so that a function stand-in's proxy may answer with the module's own values.
+      const member = (n) => (typeof real[n] === 'function' && /^_?[a-z]/.test(n) ? `${n}: { value: forward((m) => m.${n}), enumerable: true, configurable: true }` : `${n}: { get: () => load().${n}, enumerable: true, configurable: true }`);
+      return {
+        contents: [
+          `let real;`,
+          `const load = () => (real ??= require(${JSON.stringify(spec)}));`,
+          `function forward(pick) {`,
+          `  return new Proxy(function () {}, {`,
+          `    apply: (_, self, args) => Reflect.apply(pick(load()), self, args),`,
+          `    construct: (_, args, target) => Reflect.construct(pick(load()), args, target),`,
+          `    get: (_, key) => pick(load())[key],`,
+          `  });`,
+          `}`,
+          `const stub = ${typeof real === 'function' ? 'forward((m) => m)' : '{}'};`,
+          `Object.defineProperties(stub, {\n  ${keys.map(member).join(',\n  ')}\n});`,
+          `module.exports = stub;`,
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: ROOT,
+      };
+    });
+  },
+};
+
+/**
  * Pure-JavaScript libraries the one-shot commands load, bundled instead of loaded from node_modules:
  * Node's ESM loader costs about a millisecond per file it resolves and reads (zod alone is ~80 files,
  * 80 ms cold), while bundled code is one file whose functions V8 compiles when first called. Only
@@ -145,7 +205,7 @@ const COMMON = {
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
-  plugins: [sourcePlugin, packagesPlugin],
+  plugins: [lazyModulesPlugin, sourcePlugin, packagesPlugin],
 };
 
 /**

@@ -6,10 +6,11 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'yaml';
 import { startSim, type SimHandle } from '../sim/index.ts';
 import type { WorkloadRow } from '../workloads/index.ts';
 import type { LiveWorkloads } from '../workloads/live.ts';
@@ -182,4 +183,38 @@ test('as a kubectl plugin: kubectl finds kubectl-wmap on the PATH, runs it with 
   const completed = await run('kubectl', ['__complete', 'wmap', 'get', ''], env);
   assert.equal(completed.code, 0, completed.err);
   assert.ok(completed.out.split('\n').some((l) => l.startsWith('workloads')), completed.out);
+});
+
+test('the compiled CLI loads what it defers once a command uses it: CEL and RE2 for a query, pino for a log line, child_process for an exec credential plugin', async () => {
+  // The build these modules are deferred in (scripts/build-cli.mjs), made current first: this test is about it.
+  const built = await run(process.execPath, [fileURLToPath(new URL('../../scripts/build-cli.mjs', import.meta.url))]);
+  assert.equal(built.code, 0, built.err);
+  // The sim's kubeconfig with its token from an exec plugin, which leaves a mark that it ran.
+  const config = parse(readFileSync(sim.kubeconfigPath, 'utf8')) as { users: Array<{ user: Record<string, unknown> }> };
+  const token = config.users[0].user.token as string;
+  const mark = join(dir, 'exec-ran');
+  const credential = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1beta1', kind: 'ExecCredential', status: { token } });
+  config.users[0].user = {
+    exec: {
+      apiVersion: 'client.authentication.k8s.io/v1beta1',
+      command: process.execPath,
+      args: ['-e', `require('node:fs').writeFileSync(${JSON.stringify(mark)}, 'ran'); process.stdout.write(${JSON.stringify(credential)})`],
+      interactiveMode: 'Never',
+    },
+  };
+  const kubeconfig = join(dir, 'exec-kubeconfig');
+  writeFileSync(kubeconfig, stringify(config));
+  const js = reference.find((r) => r.kind === 'JobSet')!;
+  const env = { ...process.env, WMAP_CLI: 'compiled', WMAP_LOG_LEVEL: 'debug', WMAP_LOG_FORMAT: 'json', KUBECONFIG: kubeconfig };
+  const r = await run(process.execPath, [WMAP, 'get', 'workloads', '-A', '--query', `cel=name.matches("^${js.name}$") && kind == "JobSet"`, '-o', 'name'], env);
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(names(r.out), named(reference.filter((w) => w.kind === 'JobSet' && w.name === js.name)));
+  assert.ok(existsSync(mark), 'the exec plugin ran');
+  // pino's JSON lines, each with its component.
+  const lines = r.err.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { component?: string; level?: number });
+  assert.ok(lines.length > 0 && lines.every((l) => typeof l.component === 'string' && typeof l.level === 'number'), r.err);
+  // A CEL error still names itself through the deferred cel-js.
+  const bad = await run(process.execPath, [WMAP, 'get', 'workloads', '-A', '--no-usage', '--query', 'cel=name.nope(', '-o', 'name'], env);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /--query: cel: /);
 });

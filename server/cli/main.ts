@@ -20,9 +20,9 @@ const STOP_GRACE_MS = 5000;
  */
 async function quietLogs(): Promise<void> {
   if (process.env.WMAP_LOG_LEVEL) return;
-  const { createLogger, rootLoggerWasSet, setRootLogger } = await import('../log/index.ts');
+  const { rootLoggerWasSet, setRootDefaults } = await import('../log/index.ts');
   if (rootLoggerWasSet()) return;
-  setRootLogger(createLogger({ level: 'warn' }));
+  setRootDefaults({ level: 'warn' });
 }
 
 /** How the program is called in its messages: `wmap`, or `kubectl wmap` as a kubectl plugin (bin/kubectl-wmap). */

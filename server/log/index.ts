@@ -51,17 +51,60 @@ export function createLogger(o: LoggerOptions = {}): Logger {
 // One per process: Next bundles route handlers apart from the custom server, so the root lives on
 // globalThis like the runtime (server/workloads/runtime.ts).
 const KEY = Symbol.for('workload-map.logger');
-type WithLogger = typeof globalThis & { [KEY]?: Logger };
+const DEFAULTS = Symbol.for('workload-map.logger.defaults');
+type WithLogger = typeof globalThis & { [KEY]?: Logger; [DEFAULTS]?: LoggerOptions };
 
 function root(): Logger {
   const g = globalThis as WithLogger;
-  g[KEY] ??= createLogger();
+  g[KEY] ??= createLogger(g[DEFAULTS]);
   return g[KEY];
+}
+
+/** pino's numbers for its levels: a line is written when its level's number is at least the logger's. */
+const LEVEL_VALUES: Readonly<Record<string, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+const noop = (): void => undefined;
+
+/**
+ * A logger that makes its pino logger only when it has to: on a line at a level the root logger
+ * will write, or on any other use (its level, a flush, …). Until then lines below the level cost
+ * nothing, and a one-shot command that writes none never loads pino (the compiled CLI loads it on
+ * first use, scripts/build-cli.mjs). Once a root logger exists, `logger()` gives real ones.
+ */
+function deferredLogger(make: () => Logger): Logger {
+  let real: Logger | undefined;
+  const materialize = (): Logger => (real ??= make());
+  const handler: ProxyHandler<object> = {
+    get(_target, key) {
+      if (!real && (globalThis as WithLogger)[KEY] === undefined) {
+        if (key === 'child') return (bindings: Record<string, unknown>, options?: object) => deferredLogger(() => materialize().child(bindings, options));
+        const value = typeof key === 'string' ? LEVEL_VALUES[key] : undefined;
+        if (value !== undefined && key !== 'silent' && value < LEVEL_VALUES[levelOf((globalThis as WithLogger)[DEFAULTS]?.level ?? process.env.WMAP_LOG_LEVEL)]) return noop;
+      }
+      const l = materialize();
+      const v: unknown = Reflect.get(l, key, l);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(l) : v;
+    },
+    has: (_target, key) => Reflect.has(materialize(), key),
+    set: (_target, key, value) => Reflect.set(materialize(), key, value),
+  };
+  return new Proxy({}, handler) as Logger;
 }
 
 /** The logger of one component, e.g. `logger('cluster').child({ cluster: 'prod' })`. */
 export function logger(component: string, bindings: Record<string, unknown> = {}): Logger {
-  return root().child({ component, ...bindings });
+  const made = (globalThis as WithLogger)[KEY];
+  if (made) return made.child({ component, ...bindings });
+  return deferredLogger(() => root().child({ component, ...bindings }));
+}
+
+/**
+ * The options the root logger is made with when it is first needed (a one-shot command's quieter
+ * level), replacing a root made by default before; one set on purpose (setRootLogger) is kept.
+ */
+export function setRootDefaults(o: LoggerOptions): void {
+  const g = globalThis as WithLogger;
+  g[DEFAULTS] = o;
+  if (!rootLoggerWasSet()) g[KEY] = undefined;
 }
 
 const SET = Symbol.for('workload-map.logger.set');

@@ -8,7 +8,8 @@
 //   (Node 20 has no compile cache for ES modules; parsing and compiling is most of a short
 //   command's time, and a cached command starts in about half the time).
 // - version.cjs: `wmap --version` alone, a few KB: it answers before the big file would be read.
-// - catalog-cache.json: the catalog checked ahead by the bundled engine (server/cli/catalog-cache.ts).
+// - catalog-cache.json: the catalog checked ahead by the bundled engine (server/cli/catalog-cache.ts);
+//   jq-trees.json: the syntax tree of each of its jq expressions, so that commands parse none.
 // - build-info.json: what it was built from, for the staleness check (bin/cli-build-state.cjs).
 //
 // What the bundle must keep working, and how:

@@ -5,13 +5,15 @@
  * - the compiled CLI ships the checked form of every catalog file (dist/cli/catalog-cache.json,
  *   written by the build from the same engine code), keyed by file and content hash: a file whose
  *   text changed since the build is parsed again, the others are not parsed at all;
- * - only the definitions whose root kinds a command meets are compiled (`entriesFor`).
+ * - only the definitions whose root kinds a command meets are compiled (`entriesFor`), from syntax
+ *   trees the build parsed (dist/cli/jq-trees.json, server/engine/jq/parsed-store.ts).
  * Running from the sources (tsx) ignores the cache: the engine there may differ from the build's.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { catalogDir, catalogEntriesOf, catalogFiles, type CatalogEntry } from '../catalog/index.ts';
-import { compileDefinition, loadDefinitionsFromText, type EngineError, type LoadedDefinition } from '../engine/index.ts';
+import { compileDefinition, loadDefinitionsFromText, recordParsedTrees, useParsedTrees, type EngineError, type LoadedDefinition } from '../engine/index.ts';
 import { kindsOfDefinition } from '../workloads/definitions.ts';
 
 /** Set by the build (scripts/build-cli.mjs `define`); undefined when running from the sources. */
@@ -51,6 +53,13 @@ export interface LazyCatalog {
 }
 
 export const CATALOG_CACHE_URL = new URL('../../dist/cli/catalog-cache.json', import.meta.url);
+export const JQ_TREES_URL = new URL('../../dist/cli/jq-trees.json', import.meta.url);
+
+interface ShippedTrees {
+  buildId: string;
+  /** Source text → its syntax tree as JSON. */
+  trees: Record<string, string>;
+}
 
 export function contentHash(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -72,8 +81,29 @@ export function shippedCache(): CatalogCache | null {
   }
 }
 
+/**
+ * The build's parsed trees for compileJq, read at the first compile that asks (not at all by a
+ * command that compiles nothing); nothing when running from the sources or another build's file.
+ */
+function useShippedTrees(): void {
+  if (typeof __WMAP_BUILD_ID__ === 'undefined') return;
+  let trees: Record<string, string> | null | undefined;
+  useParsedTrees((source) => {
+    if (trees === undefined) {
+      try {
+        const t = JSON.parse(readFileSync(JQ_TREES_URL, 'utf8')) as ShippedTrees;
+        trees = t.buildId === __WMAP_BUILD_ID__ ? t.trees : null;
+      } catch {
+        trees = null;
+      }
+    }
+    return trees && Object.hasOwn(trees, source) ? trees[source] : undefined;
+  });
+}
+
 export function lazyCatalog(o: { dir?: string; cache?: CatalogCache | null } = {}): LazyCatalog {
   const cache = o.cache === undefined ? shippedCache() : o.cache;
+  if (cache && o.cache === undefined) useShippedTrees();
   const parsed: string[] = [];
   const files: FileState[] = catalogFiles(o.dir ?? catalogDir()).map((file) => {
     const text = readFileSync(file, 'utf8');
@@ -119,6 +149,12 @@ export function lazyCatalog(o: { dir?: string; cache?: CatalogCache | null } = {
 
 /** The cache the build ships: every catalog file checked by this engine. */
 export function buildCatalogCache(buildId: string, dir = catalogDir()): CatalogCache {
+  return buildShipped(buildId, dir).cache;
+}
+
+/** The checked catalog, and the syntax tree of every jq expression it compiled. */
+function buildShipped(buildId: string, dir: string): { cache: CatalogCache; trees: ShippedTrees } {
+  const parsed = recordParsedTrees();
   const files: Record<string, CachedFile> = {};
   for (const file of catalogFiles(dir)) {
     const text = readFileSync(file, 'utf8');
@@ -126,13 +162,14 @@ export function buildCatalogCache(buildId: string, dir = catalogDir()): CatalogC
     const compiles = loaded.errors.length === 0 && loaded.definitions.every((d) => compileDefinition(d).errors.length === 0);
     files[file] = { hash: contentHash(text), ...loaded, compiles };
   }
-  return { buildId, files };
+  return { cache: { buildId, files }, trees: { buildId, trees: Object.fromEntries(parsed) } };
 }
 
 /** Called by scripts/build-cli.mjs on the fresh bundle (its entry `catalog-cache.mjs`). */
 export function writeCatalogCache(file: string): number {
   if (typeof __WMAP_BUILD_ID__ === 'undefined') throw new Error('writeCatalogCache runs in the build only');
-  const c = buildCatalogCache(__WMAP_BUILD_ID__);
-  writeFileSync(file, JSON.stringify(c));
-  return Object.keys(c.files).length;
+  const { cache, trees } = buildShipped(__WMAP_BUILD_ID__, catalogDir());
+  writeFileSync(file, JSON.stringify(cache));
+  writeFileSync(new URL('jq-trees.json', pathToFileURL(file)), JSON.stringify(trees));
+  return Object.keys(cache.files).length;
 }

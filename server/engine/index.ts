@@ -23,7 +23,7 @@ export { planComponentUpdate, planPodTemplateUpdate, planSuspend, templateContai
 export { applyJsonPatch, type JsonPatchOp } from './json-patch.ts';
 export { subtreeScale } from './gang.ts';
 export { compileCel, checkCel, type CelProgram } from './cel.ts';
-export { compileJq, checkExpression, jqToString, type JqProgram } from './jq/index.ts';
+export { compileJq, checkExpression, jqToString, recordParsedTrees, useParsedTrees, type JqProgram } from './jq/index.ts';
 export { pickRoot, definitionForRoot } from './pick-root.ts';
 export { podWhy, podController } from './pod-why.ts';
 export { draftDefinition, definitionSlug, type DraftResult, type DraftGuess } from './draft/draft.ts';

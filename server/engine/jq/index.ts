@@ -7,6 +7,7 @@ export type { JqLimits, JqProgram } from './program.ts';
 export { JqError } from './errors.ts';
 export type { JqErrorKind } from './errors.ts';
 export { compileJq, DEFAULT_JQ_LIMITS } from './program.ts';
+export { recordParsedTrees, useParsedTrees } from './parsed-store.ts';
 export { checkExpression } from './validate.ts';
 export { MAX_CALL_DEPTH as JQ_MAX_CALL_DEPTH, MAX_DEPTH as JQ_MAX_DEPTH } from './budget.ts';
 

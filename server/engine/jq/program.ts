@@ -2,6 +2,7 @@ import { endBudget, startBudget } from './budget.ts';
 import { Compiler } from './compile.ts';
 import { JqError, JqLimitError, JqRuntimeError } from './errors.ts';
 import { parse } from './parser.ts';
+import { noteParsed, parsedTree } from './parsed-store.ts';
 import type { Path } from './path-ops.ts';
 import { BreakSignal, rt } from './runtime.ts';
 import type { Compiled } from './types.ts';
@@ -129,7 +130,11 @@ let cachedChars = 0;
 export function compileJq(source: string): JqProgram {
   const hit = CACHE.get(source);
   if (hit) return hit;
-  const ast = parse(source);
+  let ast = parsedTree(source);
+  if (!ast) {
+    ast = parse(source);
+    noteParsed(source, ast);
+  }
   const compiled = new Compiler().compile(ast, null);
   const p = new Program(source, compiled);
   if (CACHE.size >= CACHE_MAX || cachedChars + source.length > CACHE_MAX_CHARS) {

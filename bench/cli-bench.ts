@@ -7,7 +7,12 @@
  * is reported apart: it writes the command's code cache (bin/cli-loader.cjs), as kubectl's first run
  * writes its discovery cache.
  *
- *   node --import tsx bench/cli-bench.ts [--runs 9] [--kubectl kubectl]
+ *   node --import tsx bench/cli-bench.ts [--runs 9] [--kubectl kubectl] [--without-extra-ca]
+ *
+ * NODE_EXTRA_CA_CERTS makes every Node process parse that file's certificates, and Node's own ~140
+ * roots with them, before any JavaScript runs (some 45 ms here, where it names the system bundle);
+ * kubectl does not care. `--without-extra-ca` runs wmap without it, as on a machine that does not
+ * set it; the footer gives `node -e 0` both ways when it is set.
  *
  * The CLI must be built (node scripts/build-cli.mjs); it says so otherwise.
  */
@@ -19,6 +24,7 @@ import { numberArg, startSimProcess } from './measure.ts';
 
 const RUNS = numberArg('runs', 9);
 const KUBECTL = process.argv.includes('--kubectl') ? process.argv[process.argv.indexOf('--kubectl') + 1] : 'kubectl';
+const WITHOUT_EXTRA_CA = process.argv.includes('--without-extra-ca');
 
 interface Timing {
   ms: number;
@@ -56,7 +62,9 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'wmap-cli-bench-'));
   const { sim, kubeconfig } = await startSimProcess(['--scenario', 'demo', '--kubeconfig', join(work, 'kubeconfig')]);
   // Each command's code cache starts empty here: the warm-up run writes it.
-  const env = { ...process.env, WMAP_CLI: 'compiled', KUBECONFIG: kubeconfig, WMAP_CACHE_DIR: join(work, 'compile-cache'), WMAP_LOG_LEVEL: 'warn', NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, WMAP_CLI: 'compiled', KUBECONFIG: kubeconfig, WMAP_CACHE_DIR: join(work, 'compile-cache'), WMAP_LOG_LEVEL: 'warn', NO_COLOR: '1' };
+  const { NODE_EXTRA_CA_CERTS: extraCa, ...withoutExtraCa } = env;
+  const wmapEnv = WITHOUT_EXTRA_CA ? withoutExtraCa : env;
   try {
     // A JobSet the demo runs (its names carry a generation suffix as workloads finish and start again).
     const js = JSON.parse(spawnSync(KUBECTL, ['get', 'jobsets.jobset.x-k8s.io', '-A', '-o', 'json'], { env, encoding: 'utf8' }).stdout) as { items: Array<{ metadata: { name: string; namespace: string } }> };
@@ -69,18 +77,19 @@ async function main(): Promise<void> {
       { what: `validate ${file}`, wmap: ['validate', file], kubectl: null, target: { seconds: 0.3 } },
       { what: '--version', wmap: ['--version'], kubectl: ['version', '--client'], target: { seconds: 0.15 } },
     ];
-    console.log(`${RUNS} runs each after one warm-up, alternating wmap and kubectl; simulated cluster (demo scenario) in its own process; node ${process.version}\n`);
+    const caNote = extraCa === undefined ? 'NODE_EXTRA_CA_CERTS unset' : WITHOUT_EXTRA_CA ? `wmap without NODE_EXTRA_CA_CERTS (set here: ${extraCa})` : `NODE_EXTRA_CA_CERTS=${extraCa}`;
+    console.log(`${RUNS} runs each after one warm-up, alternating wmap and kubectl; simulated cluster (demo scenario) in its own process; node ${process.version}; ${caNote}\n`);
     // `ratio` is of the medians; `pair ratio` the median of each run's ratio to the kubectl run right
     // after it, which a host whose speed drifts during the benchmark moves less.
     const rows: string[][] = [['command', 'wmap median', 'min', 'max', 'first run', 'kubectl', 'kubectl median', 'min', 'max', 'ratio', 'pair ratio', 'target', 'met']];
     for (const p of pairs) {
       const w: number[] = [];
       const k: number[] = [];
-      const first = timed(process.execPath, ['bin/wmap.cjs', ...p.wmap], env);
+      const first = timed(process.execPath, ['bin/wmap.cjs', ...p.wmap], wmapEnv);
       if (first.code !== 0) throw new Error(`wmap ${p.wmap.join(' ')} exited with ${first.code}: ${first.stderr}`);
       if (p.kubectl) timed(KUBECTL, p.kubectl, env);
       for (let i = 0; i < RUNS; i++) {
-        const a = timed(process.execPath, ['bin/wmap.cjs', ...p.wmap], env);
+        const a = timed(process.execPath, ['bin/wmap.cjs', ...p.wmap], wmapEnv);
         if (a.code !== 0) throw new Error(`wmap ${p.wmap.join(' ')} exited with ${a.code}: ${a.stderr}`);
         w.push(a.ms);
         if (p.kubectl) {
@@ -100,11 +109,12 @@ async function main(): Promise<void> {
         ratio === null ? '—' : `${ratio.toFixed(2)}×`, pairRatio === null ? '—' : `${pairRatio.toFixed(2)}×`, target, met ? 'yes' : 'NO',
       ]);
     }
-    const nodeAlone: number[] = [];
-    for (let i = 0; i < RUNS; i++) nodeAlone.push(timed(process.execPath, ['-e', '0'], env).ms);
+    const nodeAlone = (e: NodeJS.ProcessEnv): number[] => Array.from({ length: RUNS }, () => timed(process.execPath, ['-e', '0'], e).ms);
+    const scale = (xs: number[]) => `${f(median(xs))} (median; min ${f(Math.min(...xs))}, max ${f(Math.max(...xs))})`;
     const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
     for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
-    console.log(`\nfor scale: node -e 0 takes ${f(median(nodeAlone))} (median; min ${f(Math.min(...nodeAlone))}, max ${f(Math.max(...nodeAlone))})`);
+    console.log(`\nfor scale: node -e 0 takes ${scale(nodeAlone(wmapEnv))}`);
+    if (extraCa !== undefined) console.log(`           with NODE_EXTRA_CA_CERTS=${extraCa}: ${scale(nodeAlone(env))}; without: ${scale(nodeAlone(withoutExtraCa))}`);
   } finally {
     sim.kill('SIGTERM');
     rmSync(work, { recursive: true, force: true });

@@ -27,24 +27,8 @@ function trace(what) {
   if (process.env.WMAP_TRACE === '1') process.stderr.write(`trace ${performance.now().toFixed(0).padStart(5)} ms  compile cache: ${what}\n`);
 }
 
-/**
- * Commands that print an answer and end. V8 marks a growing heap incrementally, in steps the event
- * loop runs; a process whose work is done still waits for the marking to finish before it exits,
- * some 20 ms of a `get workloads -A` spent idle. These commands mark all at once instead (their
- * heaps are a few tens of MB: a full mark takes a few ms). Servers and watches keep incremental
- * marking, whose short pauses matter there.
- */
-const ONE_SHOT = new Set(['get', 'tree', 'describe', 'validate', 'resolve', 'catalog', 'completion', '__complete', 'definitions', 'draft', 'verify']);
-const WATCHING = new Set(['-w', '--watch', '--watch-only']);
-
-function oneShot(argv) {
-  return ONE_SHOT.has(commandKey(argv)) && !argv.some((a) => WATCHING.has(a) || a.startsWith('--watch='));
-}
-
 /** The bundle read and compiled (with the command's code cache when there is one), not run yet. */
 function loadBundle({ bundle, buildId, argv }) {
-  // Before the bundle is compiled: V8 keys a code cache to its flags, so a command always runs with the same ones.
-  if (oneShot(argv)) require('node:v8').setFlagsFromString('--no-incremental-marking');
   const useCache = process.env.WMAP_COMPILE_CACHE !== 'off';
   const dir = cacheDir();
   const file = join(dir, `${buildId}-${process.version}-${process.arch}-${commandKey(argv)}.bin`);

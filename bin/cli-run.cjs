@@ -30,13 +30,26 @@ async function run(name, argv = process.argv.slice(2)) {
   return main(argv, undefined, { name });
 }
 
-/** Runs the CLI as `name` and leaves its exit code for the process. */
+/**
+ * Ends the process once what was written has gone out. A command is done when `main` returns;
+ * letting the event loop run dry instead costs a one-shot command some 20 ms on top: V8 is then
+ * usually marking the heap incrementally, and a natural exit waits for that marking to finish.
+ * (Turning incremental marking off with a V8 flag would cost more: a flag set at run time makes
+ * Node compile its built-in modules without their code cache.) Writes to a pipe or a terminal may
+ * be asynchronous (macOS), so stdout and stderr are flushed first.
+ */
+function exitWith(code) {
+  process.exitCode = code;
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+/** Runs the CLI as `name` and ends the process with its exit code. */
 function start(name, argv) {
   run(name, argv).then(
-    (code) => { process.exitCode = code; },
+    (code) => exitWith(code),
     (e) => {
       process.stderr.write(`${name}: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
-      process.exitCode = 1;
+      exitWith(1);
     },
   );
 }

@@ -129,20 +129,32 @@ function keepAliveAgent(kc: KubeConfig, opts: https.RequestOptions, pool: 'own' 
   const cached = pools.get(pool);
   if (cached && cached.key === key) return cached.agent;
   cached?.agent.destroy();
+  const credentials = { ca: o.ca as string | undefined, cert: o.cert as string | undefined, key: o.key as string | undefined, pfx: o.pfx as string | undefined, passphrase: o.passphrase };
   const agentOptions: https.AgentOptions = {
     keepAlive: true,
     maxSockets: 64,
-    ca: o.ca as string | undefined,
-    cert: o.cert as string | undefined,
-    key: o.key as string | undefined,
-    pfx: o.pfx as string | undefined,
-    passphrase: o.passphrase,
+    ...credentials,
+    ...sharedSecureContext(credentials),
     rejectUnauthorized: o.rejectUnauthorized,
     servername: o.servername,
   };
   const agent = proxy ? new TunnelAgent(proxy, agentOptions) : new https.Agent(agentOptions);
   pools.set(pool, { key, agent });
   return agent;
+}
+
+/**
+ * One TLS context for every connection of an agent: otherwise each socket parses the CA and the
+ * client certificate again (about a millisecond each, for the four or more connections a command
+ * opens). Should the credentials not parse, there is none, and each connection fails with the
+ * reason as it did before.
+ */
+function sharedSecureContext(credentials: tls.SecureContextOptions): { secureContext?: tls.SecureContext } {
+  try {
+    return { secureContext: tls.createSecureContext(credentials) };
+  } catch {
+    return {};
+  }
 }
 
 /**

@@ -7,6 +7,9 @@
 // - wmap.cjs: the whole CLI as one CommonJS file, run by bin/cli-loader.cjs with V8's code cache
 //   (Node 20 has no compile cache for ES modules; parsing and compiling is most of a short
 //   command's time, and a cached command starts in about half the time).
+// - wmap-server.cjs: `serve` and `sim` (server/cli/server-commands.ts), which wmap.cjs requires
+//   when one of them runs: the other commands start without reading the simulated cluster and the
+//   dashboard server (a third of the code; each start reads, and V8 restores, less).
 // - version.cjs: `wmap --version` alone, a few KB: it answers before the big file would be read.
 // - catalog-cache.json: the catalog checked ahead by the bundled engine (server/cli/catalog-cache.ts);
 //   jq-trees.json: the syntax tree of each of its jq expressions, so that commands parse none.
@@ -30,6 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { BUILD_INFO, OUT_DIR, ROOT, cliBuildState } from '../bin/cli-build-state.cjs';
 
 const ENTRY = join(ROOT, 'server', 'cli', 'main.ts');
+const SERVER_COMMANDS_ENTRY = join(ROOT, 'server', 'cli', 'server-commands.ts');
 const CATALOG_CACHE_ENTRY = join(ROOT, 'server', 'cli', 'catalog-cache.ts');
 const VERSION_ENTRY = join(ROOT, 'server', 'cli', 'version.ts');
 const CLIENT_NODE = join(ROOT, 'node_modules', '@kubernetes', 'client-node', 'dist');
@@ -182,6 +186,21 @@ const lazyModulesPlugin = {
 };
 
 /**
+ * In wmap.cjs, main.ts's imports of the serve and sim modules become the server bundle, required
+ * from next to it when the command runs (the bundle's `require` resolves from dist/cli). Both
+ * bundles then hold their own copy of the modules they share; what must be one per process (the
+ * root logger, the runtime) lives on globalThis already.
+ */
+const serverCommandsPlugin = {
+  name: 'wmap-server-commands',
+  setup(build) {
+    build.onResolve({ filter: /^(\.\/serve\.ts|\.\.\/sim\/index\.ts)$/ }, (args) => (args.importer === ENTRY ? { path: 'server-commands', namespace: 'wmap-server-commands' } : undefined));
+    build.onResolve({ filter: /^\.\/wmap-server\.cjs$/ }, (args) => (args.namespace === 'wmap-server-commands' ? { path: args.path, external: true } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'wmap-server-commands' }, () => ({ contents: "module.exports = require('./wmap-server.cjs');", loader: 'js' }));
+  },
+};
+
+/**
  * Pure-JavaScript libraries the one-shot commands load, bundled instead of loaded from node_modules:
  * Node's ESM loader costs about a millisecond per file it resolves and reads (zod alone is ~80 files,
  * 80 ms cold), while bundled code is one file whose functions V8 compiles when first called. Only
@@ -231,8 +250,9 @@ export async function buildCli() {
   // Ties the shipped catalog cache and the code caches to this build (catalog-cache.ts, cli-loader.cjs).
   const buildId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
   const define = { __WMAP_BUILD_ID__: JSON.stringify(buildId) };
-  const [cli, version] = await Promise.all([
-    esbuild.build({ ...COMMON, entryPoints: { wmap: ENTRY, 'catalog-cache-writer': CATALOG_CACHE_ENTRY }, outdir: OUT_DIR, outExtension: { '.js': '.cjs' }, format: 'cjs', define }),
+  const [cli, server, version] = await Promise.all([
+    esbuild.build({ ...COMMON, plugins: [serverCommandsPlugin, ...COMMON.plugins], entryPoints: { wmap: ENTRY, 'catalog-cache-writer': CATALOG_CACHE_ENTRY }, outdir: OUT_DIR, outExtension: { '.js': '.cjs' }, format: 'cjs', define }),
+    esbuild.build({ ...COMMON, entryPoints: { 'wmap-server': SERVER_COMMANDS_ENTRY }, outdir: OUT_DIR, outExtension: { '.js': '.cjs' }, format: 'cjs', define }),
     // yaml only for `version -o yaml`, which the full CLI answers: left out of the small file.
     esbuild.build({ ...COMMON, entryPoints: { version: VERSION_ENTRY }, outdir: OUT_DIR, outExtension: { '.js': '.cjs' }, format: 'cjs', define, external: ['yaml'] }),
   ]);
@@ -242,7 +262,7 @@ export async function buildCli() {
   const cached = createRequire(import.meta.url)(writer).writeCatalogCache(join(OUT_DIR, 'catalog-cache.json'));
   for (const f of [writer, `${writer}.map`]) rmSync(f, { force: true });
   const inputs = new Set();
-  for (const r of [cli, version]) for (const p of Object.keys(r.metafile.inputs)) if (!p.includes(':')) inputs.add(relative(ROOT, resolve(ROOT, p)));
+  for (const r of [cli, server, version]) for (const p of Object.keys(r.metafile.inputs)) if (!p.includes(':')) inputs.add(relative(ROOT, resolve(ROOT, p)));
   // What the bundle holds, for whoever wonders why a command loads what it loads (esbuild's analyzer reads it).
   writeFileSync(join(OUT_DIR, 'metafile.json'), JSON.stringify(cli.metafile));
   writeFileSync(BUILD_INFO, JSON.stringify({ buildId, builtAt: Date.now(), node: process.version, inputs: [...inputs].sort() }, null, 1));

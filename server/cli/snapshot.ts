@@ -199,7 +199,8 @@ export async function readSnapshot(flags: SnapshotFlags, scope: SnapshotScope, o
       trace('snapshot: discovered again');
       return true;
     };
-    return await read(config, kc, discovered, rediscover, namespace, all, chunk, signal, scope, opts.catalog ?? lazyCatalog(), flags.gpuResources);
+    let catalog = opts.catalog;
+    return await read(config, kc, discovered, rediscover, namespace, all, chunk, signal, scope, () => (catalog ??= lazyCatalog()), flags.gpuResources);
   } catch (e) {
     closeConnections(kc);
     if (signal.aborted && !(e instanceof UsageError)) throw new UsageError(`cluster ${config.name} (${config.server}) did not answer in time`);
@@ -220,7 +221,7 @@ function wantedKinds(catalog: LazyCatalog, neededRoots: ReadonlySet<string> | nu
   return wanted;
 }
 
-async function read(config: ClusterConfig, kc: KubeConfig, d: Discovered, rediscover: () => Promise<boolean>, namespace: string, all: boolean, chunk: number, signal: AbortSignal, scope: SnapshotScope, catalog: LazyCatalog, gpuResources: readonly string[] | undefined): Promise<Snapshot> {
+async function read(config: ClusterConfig, kc: KubeConfig, d: Discovered, rediscover: () => Promise<boolean>, namespace: string, all: boolean, chunk: number, signal: AbortSignal, scope: SnapshotScope, catalogOf: () => LazyCatalog, gpuResources: readonly string[] | undefined): Promise<Snapshot> {
   const failures = new Map<string, KindFailure>();
   const notes: string[] = [];
   const objects = new Map<string, KubeObject[]>();
@@ -316,7 +317,7 @@ async function read(config: ClusterConfig, kc: KubeConfig, d: Discovered, redisc
           throw e;
         }
       }));
-      early = Promise.all([...wantedKinds(catalog, new Set(candidates.map((r) => `${r.group}/${r.kind}`)), true)].map(([gk, v]) => listKind(gk, v)));
+      early = Promise.all([...wantedKinds(catalogOf(), new Set(candidates.map((r) => `${r.group}/${r.kind}`)), true)].map(([gk, v]) => listKind(gk, v)));
       // Awaited below; a read that fails first (NotFound) leaves it to settle unobserved.
       early.catch(() => undefined);
       const found = await reading;
@@ -335,7 +336,14 @@ async function read(config: ClusterConfig, kc: KubeConfig, d: Discovered, redisc
   // The workload and its owners were read by name: their kinds' other objects are not its business.
   if (oneWorkload) for (const o of [roots[0], ...chain]) planned.add(groupKindOf(o));
   trace('snapshot: object and owners read');
-  await Promise.all([early, ...[...wantedKinds(catalog, neededRoots, oneWorkload)].map(([gk, v]) => listKind(gk, v))]);
+  if (!oneWorkload) {
+    // The kinds every read lists go out before the catalog is read (its files checked against the
+    // build's cache): the connections' handshakes, the server's share of which is a few ms each,
+    // run meanwhile. The requests are made on the next turn of the event loop, which this waits for.
+    early = Promise.all([early, ...[...CORE_KINDS, ...[...DEFINITION_KINDS].map((gk): [string, undefined] => [gk, undefined])].filter(([gk]) => !NEVER_WATCHED.has(gk)).map(([gk, v]) => listKind(gk, v))]);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await Promise.all([early, ...[...wantedKinds(catalogOf(), neededRoots, oneWorkload)].map(([gk, v]) => listKind(gk, v))]);
   trace('snapshot: listed');
 
   // Kinds the cluster's own definitions mention (for the kinds needed), then owner kinds seen on
@@ -374,7 +382,7 @@ async function read(config: ClusterConfig, kc: KubeConfig, d: Discovered, redisc
   if (neededRoots && !oneWorkload) for (const list of objects.values()) for (const o of list) for (const ref of o.metadata?.ownerReferences ?? []) if (ref?.kind) neededRoots.add(groupKindOf(ref));
   const rootKinds = neededRoots ?? present;
   trace('snapshot: owner kinds listed');
-  const index = new WorkloadIndex(new DefinitionSet(LiveWorkloads.catalogEntries(catalog.entriesFor(rootKinds))), { gpuResources, isSynced: () => true, coalesceMs: 1_000_000 });
+  const index = new WorkloadIndex(new DefinitionSet(LiveWorkloads.catalogEntries(catalogOf().entriesFor(rootKinds))), { gpuResources, isSynced: () => true, coalesceMs: 1_000_000 });
   const cluster = config.name;
   if (failures.size > 0) index.setKindHealth(cluster, failures);
   for (const gk of DEFINITION_KINDS) {

@@ -72,6 +72,34 @@ const sourcePlugin = {
   },
 };
 
+/**
+ * Our modules whose top level only declares things are side-effect free for esbuild: a module none
+ * of whose exports a command uses is then not started at all (a barrel such as server/engine/index.ts
+ * no longer starts the definition drafter for `wmap get`). A module with a statement of another kind
+ * at its top level (the jq builtins register themselves: `define(...)`) keeps its side effects. The
+ * check reads the top level as the sources are formatted: a line at column 0 that begins neither a
+ * declaration nor the end of one is a statement; a false alarm only keeps a module as it was.
+ */
+const DECLARATION = /^(import|export|const|let|var|function|async function|class|abstract class|interface|type|enum|declare|\}|\)|\]|\/\/|\/\*|\*|'use strict')/;
+
+function topLevelOnlyDeclares(file) {
+  return readFileSync(file, 'utf8').split('\n').every((line) => !/^[^\s]/.test(line) || DECLARATION.test(line));
+}
+
+const pureSourcesPlugin = {
+  name: 'wmap-pure-sources',
+  setup(build) {
+    const pure = new Map();
+    build.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.namespace !== 'file' || args.importer.includes(NODE_MODULES) || args.pluginData === 'pure') return undefined;
+      const r = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'pure' });
+      if (r.errors.length > 0 || r.external || !r.path.endsWith('.ts') || r.path.includes(NODE_MODULES)) return undefined;
+      if (!pure.has(r.path)) pure.set(r.path, topLevelOnlyDeclares(r.path));
+      return pure.get(r.path) ? { ...r, sideEffects: false } : undefined;
+    });
+  },
+};
+
 /** Bare imports stay external, except @kubernetes/client-node, reduced to KubeConfig (see the top). */
 const packagesPlugin = {
   name: 'wmap-packages',
@@ -171,7 +199,8 @@ const lazyModulesPlugin = {
           `  return new Proxy(function () {}, {`,
           `    apply: (_, self, args) => Reflect.apply(pick(load()), self, args),`,
           `    construct: (_, args, target) => Reflect.construct(pick(load()), args, target),`,
-          `    get: (_, key) => pick(load())[key],`,
+          // What esbuild's interop asks before any use: a CommonJS module's exports are no ES module.
+          `    get: (_, key) => (key === '__esModule' ? undefined : pick(load())[key]),`,
           `  });`,
           `}`,
           `const stub = ${typeof real === 'function' ? 'forward((m) => m)' : '{}'};`,
@@ -225,7 +254,7 @@ const COMMON = {
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
-  plugins: [lazyModulesPlugin, sourcePlugin, packagesPlugin],
+  plugins: [lazyModulesPlugin, pureSourcesPlugin, sourcePlugin, packagesPlugin],
 };
 
 /**

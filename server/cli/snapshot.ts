@@ -67,10 +67,15 @@ export interface Snapshot {
   stop(): void;
 }
 
-/** `WMAP_TRACE=1`: when each phase of the read ended, on stderr (ms since the process started). */
+/**
+ * `WMAP_TRACE=1`: when each phase of the read ended, on stderr (ms since the process started), with
+ * the CPU time the process has used by then: where the two part, it was waiting on the cluster.
+ */
 const TRACE = process.env.WMAP_TRACE === '1';
 export function trace(what: string): void {
-  if (TRACE) process.stderr.write(`trace ${performance.now().toFixed(0).padStart(5)} ms  ${what}\n`);
+  if (!TRACE) return;
+  const cpu = process.cpuUsage();
+  process.stderr.write(`trace ${performance.now().toFixed(0).padStart(5)} ms  ${what}  [cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms]\n`);
 }
 
 /** The context a command runs against: the one named, else the kubeconfig's current one. */

@@ -161,17 +161,19 @@ const packagesPlugin = {
  *   machinery with it.
  * - zlib: server/cluster/http.ts inflates a gzip answer (the few requests that ask for one).
  * - cel-js and re2js: only a CEL filter (`--query cel=…`) and definitions' CEL rules use them.
+ * - zod and yaml: checking a definition's schema, reading YAML and writing it; a command that
+ *   reads the cluster with the catalog the build checked does none of them.
  * - pino and pino-pretty: server/log makes its logger on the first line written at an enabled
  *   level, which a quiet one-shot command never does; they bring sonic-boom, thread-stream,
  *   worker_threads and assert.
  * Each import of such a module (from anywhere for a built-in, from our sources for a package) gets a
  * stand-in with the module's export names, which loads the module when one of them is used: a
- * function is a forwarding proxy (client-node's KubeConfig keeps `spawn` in a field when it is made,
+ * function is a forwarding proxy, made when its name is first read (client-node's KubeConfig keeps `spawn` in a field when it is made,
  * long before any plugin runs; pino is called and its properties read), anything else (a class, kept
  * as itself for instanceof; a constant) is read from the module when asked for. A module whose
  * export is itself a function (pino-pretty) gets a stand-in that is one.
  */
-const LAZY_MODULES = ['child_process', 'zlib', '@marcbachmann/cel-js', 're2js', 'pino', 'pino-pretty'];
+const LAZY_MODULES = ['child_process', 'zlib', '@marcbachmann/cel-js', 're2js', 'pino', 'pino-pretty', 'zod', 'yaml'];
 const BUILTIN = new Set(['child_process', 'zlib']);
 
 const lazyModulesPlugin = {
@@ -190,7 +192,8 @@ const lazyModulesPlugin = {
       const real = createRequire(join(ROOT, 'package.json'))(spec);
       const keys = Object.keys(real).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default' && n !== '__esModule');
       // Configurable, so that a function stand-in's proxy may answer with the module's own values.
-      const member = (n) => (typeof real[n] === 'function' && /^_?[a-z]/.test(n) ? `${n}: { value: forward((m) => m.${n}), enumerable: true, configurable: true }` : `${n}: { get: () => load().${n}, enumerable: true, configurable: true }`);
+      // A function's stand-in is made when the name is first read (zod has some 200 of them).
+      const member = (n) => (typeof real[n] === 'function' && /^_?[a-z]/.test(n) ? `${n}: { get: () => (made.${n} ??= forward((m) => m.${n})), enumerable: true, configurable: true }` : `${n}: { get: () => load().${n}, enumerable: true, configurable: true }`);
       return {
         contents: [
           `let real;`,
@@ -203,6 +206,7 @@ const lazyModulesPlugin = {
           `    get: (_, key) => (key === '__esModule' ? undefined : pick(load())[key]),`,
           `  });`,
           `}`,
+          `const made = {};`,
           `const stub = ${typeof real === 'function' ? 'forward((m) => m)' : '{}'};`,
           `Object.defineProperties(stub, {\n  ${keys.map(member).join(',\n  ')}\n});`,
           `module.exports = stub;`,

@@ -346,6 +346,8 @@ async function read(config: ClusterConfig, kc: KubeConfig, d: Discovered, redisc
     // build's cache): the connections' handshakes, the server's share of which is a few ms each,
     // run meanwhile. The requests are made on the next turn of the event loop, which this waits for.
     early = Promise.all([early, ...[...CORE_KINDS, ...[...DEFINITION_KINDS].map((gk): [string, undefined] => [gk, undefined])].filter(([gk]) => !NEVER_WATCHED.has(gk)).map(([gk, v]) => listKind(gk, v))]);
+    // Awaited just below; one failing meanwhile is not an unhandled rejection.
+    early.catch(() => undefined);
     await new Promise((resolve) => setImmediate(resolve));
   }
   await Promise.all([early, ...[...wantedKinds(catalogOf(), neededRoots, oneWorkload)].map(([gk, v]) => listKind(gk, v))]);

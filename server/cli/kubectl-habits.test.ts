@@ -185,6 +185,26 @@ test('as a kubectl plugin: kubectl finds kubectl-wmap on the PATH, runs it with 
   assert.ok(completed.out.split('\n').some((l) => l.startsWith('workloads')), completed.out);
 });
 
+test('the compiled CLI leaves out of a quiet read the built-in modules it does not use: no child_process, no worker threads (pino), no zlib, no assert', async () => {
+  const built = await run(process.execPath, [fileURLToPath(new URL('../../scripts/build-cli.mjs', import.meta.url))]);
+  assert.equal(built.code, 0, built.err);
+  // Node's own record of the built-in modules a process loaded, and the bundle's module names it started.
+  const probe = join(dir, 'loaded-probe.cjs');
+  writeFileSync(probe, "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList) + '\\n'));\n");
+  const r = await run(process.execPath, ['--require', probe, WMAP, 'get', 'workloads', '-A', ...kc], { ...process.env, WMAP_CLI: 'compiled', WMAP_LOG_LEVEL: 'warn' });
+  assert.equal(r.code, 0, r.err);
+  assert.ok(r.out.split('\n').length > 20, r.out);
+  const line = r.err.split('\n').find((l) => l.startsWith('LOADED '));
+  assert.ok(line, r.err);
+  const loaded = new Set((JSON.parse(line.slice('LOADED '.length)) as string[]).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)));
+  for (const m of ['child_process', 'worker_threads', 'zlib', 'assert']) assert.ok(!loaded.has(m), `${m} loaded by a quiet get`);
+  // The same read with a log line written (utilization is read for -o name): pino loads then.
+  const loud = await run(process.execPath, ['--require', probe, WMAP, 'get', 'workloads', '-A', '-o', 'name', ...kc], { ...process.env, WMAP_CLI: 'compiled', WMAP_LOG_LEVEL: 'debug', WMAP_LOG_FORMAT: 'json' });
+  assert.equal(loud.code, 0, loud.err);
+  const loudLine = loud.err.split('\n').find((l) => l.startsWith('LOADED '))!;
+  assert.ok(JSON.parse(loudLine.slice('LOADED '.length)).includes('NativeModule worker_threads'), 'pino (thread-stream) loads for a log line');
+});
+
 test('the compiled CLI loads what it defers once a command uses it: CEL and RE2 for a query, pino for a log line, child_process for an exec credential plugin', async () => {
   // The build these modules are deferred in (scripts/build-cli.mjs), made current first: this test is about it.
   const built = await run(process.execPath, [fileURLToPath(new URL('../../scripts/build-cli.mjs', import.meta.url))]);

@@ -154,15 +154,17 @@ export function buildCatalogCache(buildId: string, dir = catalogDir()): CatalogC
 
 /** The checked catalog, and the syntax tree of every jq expression it compiled. */
 function buildShipped(buildId: string, dir: string): { cache: CatalogCache; trees: ShippedTrees } {
-  const parsed = recordParsedTrees();
-  const files: Record<string, CachedFile> = {};
-  for (const file of catalogFiles(dir)) {
-    const text = readFileSync(file, 'utf8');
-    const loaded = loadDefinitionsFromText(text, file, 'catalog');
-    const compiles = loaded.errors.length === 0 && loaded.definitions.every((d) => compileDefinition(d).errors.length === 0);
-    files[file] = { hash: contentHash(text), ...loaded, compiles };
-  }
-  return { cache: { buildId, files }, trees: { buildId, trees: Object.fromEntries(parsed) } };
+  const { result: files, trees } = recordParsedTrees(() => {
+    const out: Record<string, CachedFile> = {};
+    for (const file of catalogFiles(dir)) {
+      const text = readFileSync(file, 'utf8');
+      const loaded = loadDefinitionsFromText(text, file, 'catalog');
+      const compiles = loaded.errors.length === 0 && loaded.definitions.every((d) => compileDefinition(d).errors.length === 0);
+      out[file] = { hash: contentHash(text), ...loaded, compiles };
+    }
+    return out;
+  });
+  return { cache: { buildId, files }, trees: { buildId, trees: Object.fromEntries(trees) } };
 }
 
 /** Called by scripts/build-cli.mjs on the fresh bundle (its entry `catalog-cache.mjs`). */

@@ -7,11 +7,12 @@ import { compileJq } from './program.ts';
 import { noteParsed, parsedTree, recordParsedTrees, useParsedTrees } from './parsed-store.ts';
 
 test('every catalog expression is recorded, and its tree read back is the parser\'s own', () => {
-  const recorded = recordParsedTrees();
   const dir = new URL('../../../catalog/', import.meta.url);
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.yaml'))) {
-    for (const d of loadDefinitionsFromText(readFileSync(new URL(name, dir), 'utf8'), name, 'catalog').definitions) compileDefinition(d);
-  }
+  const { trees: recorded } = recordParsedTrees(() => {
+    for (const name of readdirSync(dir).filter((f) => f.endsWith('.yaml'))) {
+      for (const d of loadDefinitionsFromText(readFileSync(new URL(name, dir), 'utf8'), name, 'catalog').definitions) compileDefinition(d);
+    }
+  });
   assert.ok(recorded.size > 300, `${recorded.size} expressions`);
   useParsedTrees((source) => recorded.get(source));
   try {
@@ -34,9 +35,12 @@ test('compileJq takes a tree from the store instead of parsing, and parses what 
 });
 
 test('only trees JSON gives back unchanged are recorded', () => {
-  const recorded = recordParsedTrees();
   // A literal beyond a double's range is Infinity, which JSON would write as null.
-  for (const source of ['.x + 1e1000', '[-0]', '{a: .b?, "c": [1, "two", null, true]} | tostring']) noteParsed(source, parse(source));
+  const { trees: recorded } = recordParsedTrees(() => {
+    for (const source of ['.x + 1e1000', '[-0]', '{a: .b?, "c": [1, "two", null, true]} | tostring']) noteParsed(source, parse(source));
+  });
+  // Nothing is kept once the work is done.
+  noteParsed('.after', parse('.after'));
   assert.deepEqual([...recorded.keys()], ['[-0]', '{a: .b?, "c": [1, "two", null, true]} | tostring']);
   for (const [source, json] of recorded) assert.deepEqual(JSON.parse(json), parse(source));
 });

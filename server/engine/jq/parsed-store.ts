@@ -1,7 +1,7 @@
 /**
  * Syntax trees parsed ahead of time, by source text. Parsing is most of what compiling a jq
  * expression costs in a process that has just started (V8 runs the parser in its interpreter): a
- * one-shot `wmap get workloads -A` parses some 300 expressions, about 24 ms of its time. The compiled
+ * one-shot `wmap get workloads -A` compiles some 400 expressions, and parsing them took the longer part. The compiled
  * CLI's build parses every catalog expression once and ships the trees as JSON
  * (server/cli/catalog-cache.ts); compileJq takes a tree from here instead of parsing, and parses as
  * ever whatever is not here (a cluster's or a user's definitions).
@@ -28,10 +28,19 @@ export function parsedTree(source: string): Node | undefined {
   return text === undefined ? undefined : (JSON.parse(text) as Node);
 }
 
-/** Starts keeping the JSON of every tree the parser makes (the build, for what it ships); returns them. */
-export function recordParsedTrees(): Map<string, string> {
-  recording = new Map();
-  return recording;
+/**
+ * Runs `work`, keeping the JSON of every tree the parser makes meanwhile (the build, for what it
+ * ships): its result, and the trees by source.
+ */
+export function recordParsedTrees<T>(work: () => T): { result: T; trees: Map<string, string> } {
+  const trees = new Map<string, string>();
+  const outer = recording;
+  recording = trees;
+  try {
+    return { result: work(), trees };
+  } finally {
+    recording = outer;
+  }
 }
 
 /** Called with each fresh parse: kept when recording and JSON holds the tree exactly. */

@@ -219,11 +219,17 @@ export async function readSnapshot(flags: SnapshotFlags, scope: SnapshotScope, o
  * pods run on, not every node (read by name).
  */
 function wantedKinds(catalog: LazyCatalog, neededRoots: ReadonlySet<string> | null, oneWorkload: boolean): Map<string, string | undefined> {
-  const wanted = new Map<string, string | undefined>(oneWorkload ? [[POD_GK, 'v1']] : CORE_KINDS);
-  for (const gk of DEFINITION_KINDS) wanted.set(gk, undefined);
-  for (const [gk, v] of catalog.mentionedKindsOf(neededRoots)) if (!wanted.has(gk)) wanted.set(gk, v);
-  for (const gk of NEVER_WATCHED) wanted.delete(gk);
+  const wanted = baseKinds(oneWorkload);
+  for (const [gk, v] of catalog.mentionedKindsOf(neededRoots)) if (!wanted.has(gk) && !NEVER_WATCHED.has(gk)) wanted.set(gk, v);
   return wanted;
+}
+
+/** The part of wantedKinds that needs no catalog: the core kinds (pods alone for one workload) and the definition kinds. */
+function baseKinds(oneWorkload: boolean): Map<string, string | undefined> {
+  const base = new Map<string, string | undefined>(oneWorkload ? [[POD_GK, 'v1']] : CORE_KINDS);
+  for (const gk of DEFINITION_KINDS) base.set(gk, undefined);
+  for (const gk of NEVER_WATCHED) base.delete(gk);
+  return base;
 }
 
 async function read(config: ClusterConfig, kc: KubeConfig, d: Discovered, rediscover: () => Promise<boolean>, namespace: string, all: boolean, chunk: number, signal: AbortSignal, scope: SnapshotScope, catalogOf: () => LazyCatalog, gpuResources: readonly string[] | undefined): Promise<Snapshot> {
@@ -345,7 +351,7 @@ async function read(config: ClusterConfig, kc: KubeConfig, d: Discovered, redisc
     // The kinds every read lists go out before the catalog is read (its files checked against the
     // build's cache): the connections' handshakes, the server's share of which is a few ms each,
     // run meanwhile. The requests are made on the next turn of the event loop, which this waits for.
-    early = Promise.all([early, ...[...CORE_KINDS, ...[...DEFINITION_KINDS].map((gk): [string, undefined] => [gk, undefined])].filter(([gk]) => !NEVER_WATCHED.has(gk)).map(([gk, v]) => listKind(gk, v))]);
+    early = Promise.all([early, ...[...baseKinds(false)].map(([gk, v]) => listKind(gk, v))]);
     // Awaited just below; one failing meanwhile is not an unhandled rejection.
     early.catch(() => undefined);
     await new Promise((resolve) => setImmediate(resolve));

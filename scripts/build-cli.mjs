@@ -168,10 +168,10 @@ const packagesPlugin = {
  *   worker_threads and assert.
  * Each import of such a module (from anywhere for a built-in, from our sources for a package) gets a
  * stand-in with the module's export names, which loads the module when one of them is used: a
- * function is a forwarding proxy, made when its name is first read (client-node's KubeConfig keeps `spawn` in a field when it is made,
- * long before any plugin runs; pino is called and its properties read), anything else (a class, kept
- * as itself for instanceof; a constant) is read from the module when asked for. A module whose
- * export is itself a function (pino-pretty) gets a stand-in that is one.
+ * function is a forwarding proxy, made when its name is first read (client-node's KubeConfig keeps
+ * `spawn` in a field when it is made, long before any plugin runs; pino is called and its properties
+ * read), anything else (a class, kept as itself for instanceof; a constant) is read from the module
+ * when asked for. A module whose export is itself a function (pino-pretty) gets a stand-in that is one.
  */
 const LAZY_MODULES = ['child_process', 'zlib', '@marcbachmann/cel-js', 're2js', 'pino', 'pino-pretty', 'zod', 'yaml'];
 const BUILTIN = new Set(['child_process', 'zlib']);
@@ -186,7 +186,7 @@ const lazyModulesPlugin = {
       if (!BUILTIN.has(spec) && (args.importer.includes(NODE_MODULES) || args.namespace !== 'file')) return undefined;
       return { path: spec, namespace: 'wmap-lazy' };
     });
-    build.onLoad({ filter: /.*/, namespace: 'wmap-lazy' }, async (args) => {
+    build.onLoad({ filter: /.*/, namespace: 'wmap-lazy' }, (args) => {
       const spec = BUILTIN.has(args.path) ? `node:${args.path}` : args.path;
       // The names as Node gives them (an ES module package through require(esm), as the bundle reads it too).
       const real = createRequire(join(ROOT, 'package.json'))(spec);

@@ -185,10 +185,15 @@ test('as a kubectl plugin: kubectl finds kubectl-wmap on the PATH, runs it with 
   assert.ok(completed.out.split('\n').some((l) => l.startsWith('workloads')), completed.out);
 });
 
-test('the compiled CLI leaves out of a quiet read the built-in modules it does not use: no child_process, no worker threads (pino), no zlib, no assert', async () => {
+/** The build the next tests are about (scripts/build-cli.mjs defers modules in it), made current first. */
+async function buildCompiled(): Promise<void> {
   const built = await run(process.execPath, [fileURLToPath(new URL('../../scripts/build-cli.mjs', import.meta.url))]);
   assert.equal(built.code, 0, built.err);
-  // Node's own record of the built-in modules a process loaded, and the bundle's module names it started.
+}
+
+test('the compiled CLI leaves out of a quiet read the built-in modules it does not use: no child_process, no worker threads (pino), no zlib, no assert', async () => {
+  await buildCompiled();
+  // Node's own record of the built-in modules the process loaded.
   const probe = join(dir, 'loaded-probe.cjs');
   writeFileSync(probe, "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList) + '\\n'));\n");
   const r = await run(process.execPath, ['--require', probe, WMAP, 'get', 'workloads', '-A', ...kc], { ...process.env, WMAP_CLI: 'compiled', WMAP_LOG_LEVEL: 'warn' });
@@ -206,9 +211,7 @@ test('the compiled CLI leaves out of a quiet read the built-in modules it does n
 });
 
 test('the compiled CLI loads what it defers once a command uses it: CEL and RE2 for a query, pino for a log line, child_process for an exec credential plugin', async () => {
-  // The build these modules are deferred in (scripts/build-cli.mjs), made current first: this test is about it.
-  const built = await run(process.execPath, [fileURLToPath(new URL('../../scripts/build-cli.mjs', import.meta.url))]);
-  assert.equal(built.code, 0, built.err);
+  await buildCompiled();
   // The sim's kubeconfig with its token from an exec plugin, which leaves a mark that it ran.
   const config = parse(readFileSync(sim.kubeconfigPath, 'utf8')) as { users: Array<{ user: Record<string, unknown> }> };
   const token = config.users[0].user.token as string;

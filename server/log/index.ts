@@ -15,7 +15,8 @@ import pretty from 'pino-pretty';
 export type { Logger };
 export type LogFormat = 'json' | 'pretty';
 
-const LEVELS: readonly string[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+/** pino's levels and their numbers: a line is written when its level's number is at least the logger's. */
+const LEVEL_VALUES: Readonly<Record<string, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
 
 export interface LoggerOptions {
   level?: string;
@@ -26,7 +27,7 @@ export interface LoggerOptions {
 
 function levelOf(value: string | undefined): LevelWithSilent {
   const v = (value ?? '').trim().toLowerCase();
-  return (LEVELS.includes(v) ? v : 'info') as LevelWithSilent;
+  return (Object.hasOwn(LEVEL_VALUES, v) ? v : 'info') as LevelWithSilent;
 }
 
 function formatOf(value: string | undefined): LogFormat {
@@ -34,9 +35,14 @@ function formatOf(value: string | undefined): LogFormat {
   return process.stderr.isTTY ? 'pretty' : 'json';
 }
 
+/** The level a root logger made with these options has. */
+function rootLevel(o: LoggerOptions = {}): LevelWithSilent {
+  return levelOf(o.level ?? process.env.WMAP_LOG_LEVEL);
+}
+
 /** A root logger; most code wants `logger(component)` instead. */
 export function createLogger(o: LoggerOptions = {}): Logger {
-  const level = levelOf(o.level ?? process.env.WMAP_LOG_LEVEL);
+  const level = rootLevel(o);
   const format = o.format ?? formatOf(process.env.WMAP_LOG_FORMAT);
   // pino-pretty as a plain stream, not a transport: transports run in worker threads, which the
   // Next.js server bundle cannot start, and a synchronous stream keeps the order with stderr.
@@ -60,8 +66,6 @@ function root(): Logger {
   return g[KEY];
 }
 
-/** pino's numbers for its levels: a line is written when its level's number is at least the logger's. */
-const LEVEL_VALUES: Readonly<Record<string, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
 const noop = (): void => undefined;
 
 /**
@@ -78,7 +82,7 @@ function deferredLogger(make: () => Logger): Logger {
       if (!real && (globalThis as WithLogger)[KEY] === undefined) {
         if (key === 'child') return (bindings: Record<string, unknown>, options?: object) => deferredLogger(() => materialize().child(bindings, options));
         const value = typeof key === 'string' ? LEVEL_VALUES[key] : undefined;
-        if (value !== undefined && key !== 'silent' && value < LEVEL_VALUES[levelOf((globalThis as WithLogger)[DEFAULTS]?.level ?? process.env.WMAP_LOG_LEVEL)]) return noop;
+        if (value !== undefined && key !== 'silent' && value < LEVEL_VALUES[rootLevel((globalThis as WithLogger)[DEFAULTS])]) return noop;
       }
       const l = materialize();
       const v: unknown = Reflect.get(l, key, l);
